@@ -1,0 +1,73 @@
+# Build, boot and test rig for CONFIG_BPF_LOW_LEVEL_TRACEPOINTS.
+#
+#   make run    build both kernels, boot the on kernel, show bpf:* events
+#   make test   check the series, build and boot both kernels, run all tests
+#
+# Everything is built under $(OUT), which git ignores.
+
+KVER	?= 6.12
+OUT	?= out
+PATCHES	:= kernel-patches
+TREE	:= $(OUT)/linux-$(KVER)
+BUILD	:= $(OUT)/build/$(KVER)
+LOGS	:= $(OUT)/logs/$(KVER)
+INITRD	:= $(OUT)/initramfs-$(KVER).cpio
+TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test
+KCONFIG	:= Kconfig.debug
+
+boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1) \
+	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(1)
+
+.PHONY: all run test deps tree check-series kernels selftests initramfs \
+	boot-on boot-off regen-kconfig-patch export-series clean
+
+all: run
+
+deps:
+	@scripts/deps.sh $(KVER)
+
+tree: deps
+	@scripts/prepare-tree.sh $(KVER) $(PATCHES) $(TREE)
+
+check-series: tree
+	@mkdir -p $(LOGS)
+	@scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG) > $(LOGS)/series.out || true
+
+kernels: tree
+	@scripts/build-kernel.sh $(TREE) $(BUILD)-on defconfigs/base defconfigs/on
+	@scripts/build-kernel.sh $(TREE) $(BUILD)-off defconfigs/base defconfigs/off
+
+# Built with the kernel tree's own kselftest Makefile, as a drop-in.
+selftests: tree
+	@rm -rf $(TREE)/tools/testing/selftests/bpf_tracepoints
+	@cp -r selftests/bpf_tracepoints $(TREE)/tools/testing/selftests/
+	@mkdir -p $(dir $(TESTS))
+	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
+		OUTPUT=$(abspath $(dir $(TESTS))) LDFLAGS=-static
+
+initramfs: selftests
+	@qemu/build-initramfs.sh $(INITRD) $(TESTS)
+
+boot-on boot-off: boot-%: kernels initramfs
+	@$(call boot,$*,test)
+
+run: kernels initramfs
+	@$(call boot,on,demo)
+	@cat $(LOGS)/on.out
+
+test: check-series kernels initramfs
+	@rm -f $(LOGS)/on.out $(LOGS)/off.out
+	@$(call boot,on,test) || true
+	@$(call boot,off,test) || true
+	@qemu/results.sh series=$(LOGS)/series.out \
+		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
+		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
+
+regen-kconfig-patch: tree
+	@scripts/regen-kconfig-patch.sh $(TREE) $(PATCHES) $(KCONFIG)
+
+export-series:
+	@scripts/export-series.sh $(TREE) $(PATCHES)
+
+clean:
+	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/selftests $(OUT)/initramfs-*

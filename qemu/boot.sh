@@ -1,0 +1,80 @@
+#!/bin/sh
+# Boots one kernel with the initramfs in QEMU and keeps both serial ports:
+# NAME.console.log (kernel console) and NAME.out (what init reports).
+# KVM is tried only where it works: no kernel banner within KVM_PROBE_SECS
+# and the guest is killed and booted again under TCG. Every boot is bounded
+# by BOOT_TIMEOUT. A hang, a panic or a kernel splat fails the boot.
+# The verdict is also written as KTAP to NAME.boot for results.sh.
+# Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
+set -eu
+
+kernel=${1:?usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [ARGS...]}
+initrd=${2:?}
+logdir=${3:?}
+name=${4:?}
+shift 4
+: "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
+
+mkdir -p "$logdir"
+rm -f "$logdir/$name.boot"
+console=$logdir/$name.console.log
+out=$logdir/$name.out
+
+qemu() {
+	rm -f "$console" "$out"
+	# shellcheck disable=SC2086
+	exec timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$1" \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-m 1G -smp 2 $QEMU_EXTRA \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 $*" \
+		-serial "file:$console" -serial "file:$out"
+}
+
+start=$(date +%s)
+accel=tcg
+rc=0
+if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
+	(qemu kvm "$@") &
+	pid=$!
+	waited=0
+	while [ "$waited" -lt "$KVM_PROBE_SECS" ] && kill -0 "$pid" 2>/dev/null &&
+	      ! grep -q 'Linux version' "$console" 2>/dev/null; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if grep -q 'Linux version' "$console" 2>/dev/null; then
+		accel=kvm
+		wait "$pid" || rc=$?
+	else
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		echo "boot: $name: no kernel banner under KVM within $KVM_PROBE_SECS s, falling back to TCG"
+	fi
+fi
+if [ "$accel" = tcg ]; then
+	(qemu tcg "$@") || rc=$?
+fi
+secs=$(($(date +%s) - start))
+
+verdict() {	# verdict ok|not ok, DESCRIPTION
+	printf 'KTAP version 1\n1..1\n%s 1 %s\n' "$1" "$2" > "$logdir/$name.boot"
+}
+fail() {
+	echo "boot: $name: $*" >&2
+	echo "boot: console log kept: $console" >&2
+	verdict "not ok" "boot $name: $* (log: $console)"
+	exit 1
+}
+[ "$rc" != 124 ] && [ "$rc" != 137 ] || fail "guest hung: killed after $BOOT_TIMEOUT s ($accel)"
+[ "$rc" = 0 ] || fail "qemu exited with $rc ($accel)"
+# Any of these in the console fails the run, whatever the tests said.
+splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:'
+if grep -Eq "$splat" "$console"; then
+	grep -En "$splat" "$console" | head -20 >&2
+	fail "kernel splat in the guest log"
+fi
+grep -q 'rig: guest done' "$console" || fail "init did not finish"
+version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)
+echo "boot: $name: $version under $accel, $secs s"
+verdict ok "boot $name: $version under $accel, no splat"

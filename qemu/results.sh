@@ -1,0 +1,53 @@
+#!/bin/sh
+# Collects the KTAP results of every run given (guests and host checks),
+# prints one line per test and the closing line "N passed, N failed[, N
+# skipped]". Exits non-zero on any failure, on a test binary that died or
+# exited non-zero, on a plan not met, or on a run with no results.
+# Usage: results.sh NAME=FILE...
+set -eu
+
+[ $# -gt 0 ] || { echo "usage: results.sh NAME=FILE..." >&2; exit 2; }
+for run in "$@"; do
+	name=${run%%=*}
+	file=${run#*=}
+	[ -f "$file" ] || { echo "$name: not ok (no results: $file is missing)"; continue; }
+	awk -v name="$name" '
+		function flush() {
+			if (plan >= 0 && seen < plan)
+				printf "%s: not ok %d planned, %d reported (a test died?)\n", name, plan, seen
+		}
+		/^(K?TAP version)/ { flush(); plan = -1; seen = 0; failed = 0; blocks++; next }
+		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
+		/^(not )?ok [0-9]+ / {
+			seen++
+			line = $0
+			sub(/^(not )?ok [0-9]+ /, "", line)
+			if ($1 == "not") { failed++; printf "%s: not ok %s\n", name, line; next }
+			if (line ~ /# *[Ss][Kk][Ii][Pp]/) {
+				test = line; sub(/ *# *[Ss][Kk][Ii][Pp].*/, "", test)
+				reason = line; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", reason)
+				printf "%s: skip %s (%s)\n", name, test, reason
+				next
+			}
+			printf "%s: ok %s\n", name, line
+			next
+		}
+		/^# rig: .* exit=[0-9]+$/ {
+			code = $NF; sub(/exit=/, "", code)
+			# a non-zero exit with no failed test means it died unreported
+			if (code != 0 && code != 4 && !failed)
+				printf "%s: not ok %s exited %s\n", name, $3, code
+		}
+		END {
+			flush()
+			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
+		}' "$file"
+done | awk '
+	{ print }
+	/: ok / { pass++ } /: not ok / { fail++ } /: skip / { skip++ }
+	END {
+		line = sprintf("%d passed, %d failed", pass, fail)
+		if (skip) line = line sprintf(", %d skipped", skip)
+		print line
+		exit fail ? 1 : 0
+	}'

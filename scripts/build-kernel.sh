@@ -1,0 +1,37 @@
+#!/bin/sh
+# Configures (tinyconfig + fragments), checks and builds one kernel.
+# Usage: build-kernel.sh TREE BUILDDIR FRAGMENT...
+set -eu
+
+tree=$(cd "${1:?usage: build-kernel.sh TREE BUILDDIR FRAGMENT...}" && pwd)
+build=${2:?}
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+
+# Pinned so that two builds of the same source are byte-comparable, and
+# ccache shared between trees and configs (paths relative to BASEDIR).
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
+export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
+kmake() { make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
+
+# Keep the old .config (and its mtime) when nothing changed: no rebuild.
+[ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.old-rig"
+kmake tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$@" >/dev/null
+kmake olddefconfig
+if [ -f "$build/.config.old-rig" ] && cmp -s "$build/.config" "$build/.config.old-rig"; then
+	mv "$build/.config.old-rig" "$build/.config"
+fi
+rm -f "$build/.config.old-rig"
+"$here/check-config.sh" "$build/.config" "$@"
+
+start=$(date +%s)
+if ! kmake -j"$(nproc)" bzImage > "$build/build.log" 2>&1; then
+	tail -40 "$build/build.log" >&2
+	echo "build-kernel: build failed in $build, full log: $build/build.log" >&2
+	exit 1
+fi
+echo "build-kernel: $(kmake kernelrelease) in $build: $(($(date +%s) - start)) s ($*)"

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Writes the commits on top of the pristine tree (base..HEAD) back into the
+# series: one git format-patch file per commit, and the series file.
+# The hand-written cover letter (0000-cover-letter.patch) is kept.
+# Usage: export-series.sh TREE PATCHDIR
+set -eu
+
+tree=${1:?usage: export-series.sh TREE PATCHDIR}
+patchdir=$(cd "${2:?}" && pwd)
+
+find "$patchdir" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' -delete
+git -C "$tree" format-patch -q --no-signature --zero-commit -o "$patchdir" base..HEAD
+(cd "$patchdir" && ls [0-9]*.patch | grep -v '^0000-') > "$patchdir/series"
+echo "export-series: $(wc -l < "$patchdir/series") patches written to $patchdir"

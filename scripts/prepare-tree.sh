@@ -1,0 +1,59 @@
+#!/bin/sh
+# Extracts Debian's linux-source-KVER into a git tree and applies the series
+# with git am. Reuses the tree only when it was made from the same package
+# version and the same series; otherwise resets it to the pristine commit.
+# Usage: prepare-tree.sh KVER PATCHDIR TREE
+set -eu
+
+kver=${1:?usage: prepare-tree.sh KVER PATCHDIR TREE}
+patchdir=${2:?}
+tree=${3:?}
+tarball=/usr/src/linux-source-$kver.tar.xz
+
+[ -f "$tarball" ] || { echo "prepare-tree: $tarball is missing (package linux-source-$kver)" >&2; exit 1; }
+[ -f "$patchdir/series" ] || { echo "prepare-tree: $patchdir/series is missing" >&2; exit 1; }
+pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$kver" 2>/dev/null || echo unknown)
+
+export GIT_COMMITTER_NAME=rig GIT_COMMITTER_EMAIL=rig@localhost
+export GIT_AUTHOR_NAME=rig GIT_AUTHOR_EMAIL=rig@localhost
+git_tree() { git -C "$tree" "$@"; }
+
+# What the tree must be made of: the package version and every patch.
+want=$(cd "$patchdir" && { echo "linux-source-$kver $pkgver"; grep -v '^#' series | xargs cat series; } | sha256sum | cut -d' ' -f1)
+if [ -f "$tree/.git/rig-stamp" ] && [ "$(cat "$tree/.git/rig-stamp")" = "$want" ]; then
+	echo "prepare-tree: $tree is up to date (linux-source-$kver $pkgver + series)"
+	exit 0
+fi
+
+if [ -f "$tree/.git/rig-base" ] && [ "$(cat "$tree/.git/rig-base")" = "$pkgver" ]; then
+	echo "prepare-tree: resetting $tree to pristine linux-source-$kver $pkgver"
+	git_tree am --abort >/dev/null 2>&1 || true
+	git_tree reset -q --hard base
+	git_tree clean -q -fdx
+else
+	echo "prepare-tree: extracting $tarball ($pkgver)"
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	tar -C "$tree.tmp" -xJf "$tarball"
+	mv "$tree.tmp/linux-source-$kver" "$tree"
+	rmdir "$tree.tmp"
+	git_tree init -q
+	# Debian's top-level .gitignore ignores everything: add by force.
+	git_tree add -f -A .
+	git_tree commit -q -m "linux-source-$kver $pkgver"
+	git_tree tag base
+	echo "$pkgver" > "$tree/.git/rig-base"
+fi
+
+kernelversion=$(make -s -C "$tree" kernelversion)
+for patch in $(grep -v '^#' "$patchdir/series"); do
+	if ! log=$(git_tree am "$(cd "$patchdir" && pwd)/$patch" 2>&1); then
+		git_tree am --abort >/dev/null 2>&1 || true
+		echo "$log" >&2
+		echo "prepare-tree: $patch does not apply to linux-source-$kver $pkgver ($kernelversion)" >&2
+		exit 1
+	fi
+	echo "prepare-tree: applied $patch"
+done
+echo "$want" > "$tree/.git/rig-stamp"
+echo "prepare-tree: $tree is linux-source-$kver $pkgver ($kernelversion) + $(grep -vc '^#' "$patchdir/series") patches"
