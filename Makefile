@@ -18,7 +18,7 @@ KCONFIG	:= Kconfig.debug
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(1)
 
-.PHONY: all run test deps tree check-series kernels selftests initramfs \
+.PHONY: all run test deps tree check-series bisect-check kernels selftests initramfs \
 	boot-on boot-off regen-kconfig-patch export-series clean
 
 all: run
@@ -32,6 +32,11 @@ tree: deps
 check-series: tree
 	@mkdir -p $(LOGS)
 	@scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG) > $(LOGS)/series.out || true
+
+# Every patch but the last, built in both configs; the last is 'kernels'.
+bisect-check: tree
+	@mkdir -p $(LOGS)
+	@scripts/bisect-check.sh $(TREE) $(BUILD) on off > $(LOGS)/bisect.out || true
 
 kernels: tree
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-on defconfigs/base defconfigs/on
@@ -55,11 +60,11 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-test: check-series kernels initramfs
+test: check-series bisect-check kernels initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@$(call boot,on,test) || true
 	@$(call boot,off,test) || true
-	@qemu/results.sh series=$(LOGS)/series.out \
+	@qemu/results.sh series=$(LOGS)/series.out bisect=$(LOGS)/bisect.out \
 		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
 		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
 

@@ -16,19 +16,20 @@ shift 4
 : "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
 
 mkdir -p "$logdir"
-rm -f "$logdir/$name.boot"
+rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log"
 console=$logdir/$name.console.log
 out=$logdir/$name.out
 
 qemu() {
 	rm -f "$console" "$out"
+	echo "+ qemu -accel $1" >> "$logdir/$name.qemu.log"
 	# shellcheck disable=SC2086
 	exec timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$1" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-m 1G -smp 2 $QEMU_EXTRA \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" \
-		-serial "file:$console" -serial "file:$out"
+		-serial "file:$console" -serial "file:$out" 2>>"$logdir/$name.qemu.log"
 }
 
 start=$(date +%s)
@@ -67,7 +68,7 @@ fail() {
 	exit 1
 }
 [ "$rc" != 124 ] && [ "$rc" != 137 ] || fail "guest hung: killed after $BOOT_TIMEOUT s ($accel)"
-[ "$rc" = 0 ] || fail "qemu exited with $rc ($accel)"
+[ "$rc" = 0 ] || fail "qemu exited with $rc ($accel): $(tail -3 "$logdir/$name.qemu.log")"
 # Any of these in the console fails the run, whatever the tests said.
 splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:'
 if grep -Eq "$splat" "$console"; then

@@ -20,7 +20,11 @@ git_tree() { git -C "$tree" "$@"; }
 
 # What the tree must be made of: the package version and every patch.
 want=$(cd "$patchdir" && { echo "linux-source-$kver $pkgver"; grep -v '^#' series | xargs cat series; } | sha256sum | cut -d' ' -f1)
-if [ -f "$tree/.git/rig-stamp" ] && [ "$(cat "$tree/.git/rig-stamp")" = "$want" ]; then
+# The stamp names the series and the commit it gave; a tree left at
+# another commit (an interrupted bisect check) or edited is made anew.
+if [ -f "$tree/.git/rig-stamp" ] &&
+   [ "$(cat "$tree/.git/rig-stamp")" = "$want $(git_tree rev-parse HEAD)" ] &&
+   [ -z "$(git_tree status --porcelain --untracked-files=no)" ]; then
 	echo "prepare-tree: $tree is up to date (linux-source-$kver $pkgver + series)"
 	exit 0
 fi
@@ -55,5 +59,5 @@ for patch in $(grep -v '^#' "$patchdir/series"); do
 	fi
 	echo "prepare-tree: applied $patch"
 done
-echo "$want" > "$tree/.git/rig-stamp"
+echo "$want $(git_tree rev-parse HEAD)" > "$tree/.git/rig-stamp"
 echo "prepare-tree: $tree is linux-source-$kver $pkgver ($kernelversion) + $(grep -vc '^#' "$patchdir/series") patches"
