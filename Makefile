@@ -68,11 +68,14 @@ test: check-series bisect-check kernels initramfs
 		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
 		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
 
-regen-kconfig-patch: tree
+# Both write the tree's commits (base..HEAD) back into $(PATCHES).
+regen-kconfig-patch:
 	@scripts/regen-kconfig-patch.sh $(TREE) $(PATCHES) $(KCONFIG)
+	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
 
 export-series:
 	@scripts/export-series.sh $(TREE) $(PATCHES)
+	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
 
 clean:
 	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/selftests $(OUT)/initramfs-*

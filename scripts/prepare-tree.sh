@@ -2,10 +2,14 @@
 # Extracts Debian's linux-source-KVER into a git tree and applies the series
 # with git am. Reuses the tree only when it was made from the same package
 # version and the same series; otherwise resets it to the pristine commit.
-# Usage: prepare-tree.sh KVER PATCHDIR TREE
+# Usage: prepare-tree.sh [--adopt] KVER PATCHDIR TREE
+# --adopt records that the tree as it is holds the series (after the series
+# was exported from it) instead of making the tree anew.
 set -eu
 
-kver=${1:?usage: prepare-tree.sh KVER PATCHDIR TREE}
+adopt=
+[ "${1:-}" != --adopt ] || { adopt=1; shift; }
+kver=${1:?usage: prepare-tree.sh [--adopt] KVER PATCHDIR TREE}
 patchdir=${2:?}
 tree=${3:?}
 tarball=/usr/src/linux-source-$kver.tar.xz
@@ -20,6 +24,11 @@ git_tree() { git -C "$tree" "$@"; }
 
 # What the tree must be made of: the package version and every patch.
 want=$(cd "$patchdir" && { echo "linux-source-$kver $pkgver"; grep -v '^#' series | xargs cat series; } | sha256sum | cut -d' ' -f1)
+if [ -n "$adopt" ]; then
+	echo "$want $(git_tree rev-parse HEAD)" > "$tree/.git/rig-stamp"
+	exit 0
+fi
+
 # The stamp names the series and the commit it gave; a tree left at
 # another commit (an interrupted bisect check) or edited is made anew.
 if [ -f "$tree/.git/rig-stamp" ] &&
@@ -27,6 +36,20 @@ if [ -f "$tree/.git/rig-stamp" ] &&
    [ -z "$(git_tree status --porcelain --untracked-files=no)" ]; then
 	echo "prepare-tree: $tree is up to date (linux-source-$kver $pkgver + series)"
 	exit 0
+fi
+
+# Never throw away work: commits or edits made in the tree since the rig
+# applied the series must be exported (make export-series) first.
+if [ -f "$tree/.git/rig-stamp" ]; then
+	applied=$(cut -d' ' -f2 "$tree/.git/rig-stamp")
+	if ! git_tree merge-base --is-ancestor HEAD "$applied" 2>/dev/null ||
+	   [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
+		echo "prepare-tree: $tree has commits or changes that are not in $patchdir:" >&2
+		git_tree log --oneline "$applied..HEAD" >&2 || true
+		git_tree status --short --untracked-files=no >&2
+		echo "prepare-tree: export them (make export-series) or discard them, then run again" >&2
+		exit 1
+	fi
 fi
 
 if [ -f "$tree/.git/rig-base" ] && [ "$(cat "$tree/.git/rig-base")" = "$pkgver" ]; then

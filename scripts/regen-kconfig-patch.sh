@@ -22,5 +22,5 @@ GIT_SEQUENCE_EDITOR="sed -i 's/^pick ${commit%"${commit#???????}"}/edit ${commit
 	git -C "$tree" rebase -q -i base
 cp "$kconfig" "$tree/kernel/bpf/Kconfig.debug"
 git -C "$tree" commit -q --amend --no-edit kernel/bpf/Kconfig.debug
-git -C "$tree" rebase -q --continue
+git -C "$tree" rebase --continue >/dev/null
 "$here/export-series.sh" "$tree" "$patchdir"
