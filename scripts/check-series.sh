@@ -55,7 +55,7 @@ for p in $patches; do
 	if [ -z "$bad" ] && echo "$log" | grep -q '^total: ' && ! echo "$log" | grep -q Traceback; then
 		result OK "checkpatch --strict $p"
 	else
-		result FAIL "checkpatch --strict $p" "$(printf 'not allowed: %s\n' $bad; echo "$log")"
+		result FAIL "checkpatch --strict $p" "$(echo "$bad" | sed 's/^/not allowed: /'; echo "$log")"
 	fi
 	if grep -q '^Signed-off-by: .* <.*@.*>$' "$patchdir/$p"; then
 		result OK "signed off $p"
