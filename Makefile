@@ -12,14 +12,19 @@ TREE	:= $(OUT)/linux-$(KVER)
 BUILD	:= $(OUT)/build/$(KVER)
 LOGS	:= $(OUT)/logs/$(KVER)
 INITRD	:= $(OUT)/initramfs-$(KVER).cpio
-TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test
+TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test \
+	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench
 KCONFIG	:= Kconfig.debug
 
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(1)
 
-.PHONY: all run test deps tree check-series bisect-check kernels selftests initramfs \
-	boot-on boot-off regen-kconfig-patch export-series clean
+bench_boot = ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off" qemu/boot.sh \
+	  $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)-bench \
+	  RIG_MODE=bench BPF_TRACEPOINTS_EXPECT=$(1)
+
+.PHONY: all run test deps tree check-series bisect-check kernels zero-cost selftests initramfs \
+	boot-on boot-off bench regen-kconfig-patch export-series clean
 
 all: run
 
@@ -42,13 +47,18 @@ kernels: tree
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-on defconfigs/base defconfigs/on
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-off defconfigs/base defconfigs/off
 
+# The off kernel against the unpatched tree: bytes, sections, symbols.
+zero-cost: kernels
+	@mkdir -p $(LOGS)
+	@scripts/zero-cost-check.sh $(TREE) $(BUILD) > $(LOGS)/zero-cost.out || true
+
 # Built with the kernel tree's own kselftest Makefile, as a drop-in.
 selftests: tree
 	@rm -rf $(TREE)/tools/testing/selftests/bpf_tracepoints
 	@cp -r selftests/bpf_tracepoints $(TREE)/tools/testing/selftests/
-	@mkdir -p $(dir $(TESTS))
+	@mkdir -p $(OUT)/selftests/$(KVER)
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
-		OUTPUT=$(abspath $(dir $(TESTS))) LDFLAGS=-static
+		OUTPUT=$(abspath $(OUT)/selftests/$(KVER)) LDFLAGS=-static
 
 initramfs: selftests
 	@qemu/build-initramfs.sh $(INITRD) $(TESTS)
@@ -60,15 +70,22 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-test: check-series bisect-check kernels initramfs
+test: check-series bisect-check kernels zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@$(call boot,on,test) || true
 	@$(call boot,off,test) || true
 	@qemu/results.sh series=$(LOGS)/series.out bisect=$(LOGS)/bisect.out \
+		zero-cost=$(LOGS)/zero-cost.out \
 		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
 		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
 
 # Both write the tree's commits (base..HEAD) back into $(PATCHES).
+# Guest instructions per syscall under -icount (one guest ns each).
+bench: kernels initramfs
+	@$(call bench_boot,off)
+	@$(call bench_boot,on)
+	@qemu/bench-report.sh $(LOGS) $(BUILD) $(TREE)
+
 regen-kconfig-patch:
 	@scripts/regen-kconfig-patch.sh $(TREE) $(PATCHES) $(KCONFIG)
 	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)

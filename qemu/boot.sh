@@ -79,3 +79,4 @@ grep -q 'rig: guest done' "$console" || fail "init did not finish"
 version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)
 echo "boot: $name: $version under $accel, $secs s"
 verdict ok "boot $name: $version under $accel, no splat"
+echo "$secs" > "$logdir/$name.seconds"

@@ -34,4 +34,6 @@ if ! kmake -j"$(nproc)" bzImage > "$build/build.log" 2>&1; then
 	echo "build-kernel: build failed in $build, full log: $build/build.log" >&2
 	exit 1
 fi
-echo "build-kernel: $(kmake kernelrelease) in $build: $(($(date +%s) - start)) s ($*)"
+secs=$(($(date +%s) - start))
+echo "$secs" > "$build/build-seconds"
+echo "build-kernel: $(kmake kernelrelease) in $build: $secs s ($*)"

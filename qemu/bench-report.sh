@@ -1,0 +1,65 @@
+#!/bin/sh
+# Prints the benchmark's table from the bench boots' output: guest
+# instructions per syscall for (a) the off kernel, (b) the on kernel with
+# events disabled, (c) with the bpf event enabled, (d) with a kprobe event
+# instead; the differences against their targets (met / not met: findings,
+# not failures); the recorded size of one event; the on kernel's extra
+# bytes; and the rig's own times.
+# Usage: bench-report.sh LOGDIR BUILDPREFIX TREE
+set -eu
+
+logs=${1:?usage: bench-report.sh LOGDIR BUILDPREFIX TREE}
+build=${2:?}
+tree=${3:?}
+cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
+	$1 == "bench" { ns[$2 " " $3 " " $4] = $5; seen[$3 " " $4] = 1 }
+	$1 == "recsize" && $2 == "event" { rec[$3 " " $4] = $5 }
+	function met(ok) { return ok ? "met" : "NOT MET" }
+	END {
+		print "Guest instructions per syscall (qemu -icount shift=0: one guest ns each),"
+		print "array map, one element:"
+		print ""
+		printf "%-7s %6s %8s %8s %8s %8s %8s %8s %8s\n", "op", "value", "(a)off", "(b)on", \
+			"(c)event", "(d)kprobe", "(b)-(a)", "(c)-(b)", "(d)-(b)"
+		n = split("lookup 8,update 8,lookup 65536,update 65536", rows, ",")
+		for (i = 1; i <= n; i++) {
+			r = rows[i]
+			if (!(r in seen)) { print "missing figures for " r; bad = 1; continue }
+			a = ns["off " r]; b = ns["disabled " r]; c = ns["event " r]; d = ns["kprobe " r]
+			split(r, f, " ")
+			printf "%-7s %6s %8d %8d %8d %8d %8d %8d %8d\n", f[1], f[2], a, b, c, d, b - a, c - b, d - b
+			ba[r] = b - a; cb[r] = c - b; db[r] = d - b
+		}
+		print ""
+		print "Targets:"
+		for (i = 1; i <= n; i++) {
+			r = rows[i]
+			printf "  %-13s (b)-(a) = %4d <= 2: %s;  (c)-(b) = %4d <= 600: %s;  (c)-(b) < (d)-(b) = %d: %s\n", \
+				r, ba[r], met(ba[r] <= 2), cb[r], met(cb[r] <= 600), db[r], met(cb[r] < db[r])
+		}
+		for (op = 1; op <= 2; op++) {
+			o = op == 1 ? "lookup" : "update"
+			small = cb[o " 8"]; large = cb[o " 65536"]
+			diff = small ? (large - small) * 100 / small : 0
+			printf "  %s: (c)-(b) 8 B = %d, 64 KiB = %d, %+.1f%%: within 5%%: %s\n", \
+				o, small, large, diff, met(diff <= 5 && diff >= -5)
+		}
+		print ""
+		print "Recorded size of one event (ring buffer bytes / entries):"
+		for (op = 1; op <= 2; op++) {
+			o = op == 1 ? "lookup" : "update"
+			printf "  bpf_map_%s_elem: 8 B value %d bytes, 64 KiB value %d bytes: %s\n", o, \
+				rec[o " 8"], rec[o " 65536"], rec[o " 8"] == rec[o " 65536"] ? "equal" : "NOT EQUAL"
+		}
+		exit bad
+	}'
+
+echo
+events=$(grep -c '^\(TRACE_EVENT_BPF\|DEFINE_EVENT_BPF\)(' "$tree/include/trace/events/bpf.h")
+total=$("$tree/scripts/bloat-o-meter" "$build-off/vmlinux" "$build-on/vmlinux" | sed -n 's/.*up\/down: \([0-9]*\)\/.*/\1/p')
+echo "The on kernel against the off one (bloat-o-meter): +$total bytes for $events events, $((total / events)) per event"
+size "$build-off/vmlinux" "$build-on/vmlinux" | sed 's/^/  /'
+echo
+echo "Rig times on this machine: last build of the on kernel $(cat "$build-on/build-seconds" 2>/dev/null || echo ?) s," \
+	"of the off kernel $(cat "$build-off/build-seconds" 2>/dev/null || echo ?) s;" \
+	"bench boots (icount) $(cat "$logs/off-bench.seconds") s and $(cat "$logs/on-bench.seconds") s"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Proves that the off kernel pays nothing, as KTAP: the unpatched tree
+# (the tree's "base" commit) is built with the off config and compared with
+# the patched off build: bloat-o-meter 0/0, equal size(1), equal spans of
+# the jump table, tracepoint pointers and ftrace events, and none of the
+# series' event symbols. Then Debian's production config: the option stays
+# unset, and is not offered at all without EXPERT.
+# Usage: zero-cost-check.sh TREE BUILDPREFIX (builds BUILDPREFIX-baseline,
+#        compares with BUILDPREFIX-off and BUILDPREFIX-on)
+set -eu
+
+tree=$(cd "${1:?usage: zero-cost-check.sh TREE BUILDPREFIX}" && pwd)
+prefix=${2:?}
+here=$(cd "$(dirname "$0")" && pwd)
+defconfigs=$(cd "$here/../defconfigs" && pwd)
+base=$prefix-baseline
+off=$prefix-off
+on=$prefix-on
+n=0
+result() {	# result OK|FAIL NAME [DIAGNOSTIC]
+	n=$((n + 1))
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
+	if [ "$1" = OK ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+check() {	# check NAME WANT GOT
+	if [ "$2" = "$3" ]; then result OK "$1"; else result FAIL "$1" "want: $2
+got:  $3"; fi
+}
+
+echo "KTAP version 1"
+echo "1..10"
+
+head=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+trap 'git -C "$tree" checkout -q "$head"' EXIT
+git -C "$tree" checkout -q base
+if log=$("$here/build-kernel.sh" "$tree" "$base" "$defconfigs/base" "$defconfigs/off" 2>&1); then
+	result OK "unpatched tree builds with the off config"
+else
+	result FAIL "unpatched tree builds with the off config" "$(echo "$log" | tail -20)"
+fi
+git -C "$tree" checkout -q "$head"
+trap - EXIT
+
+bloat=$("$tree/scripts/bloat-o-meter" "$base/vmlinux" "$off/vmlinux" 2>&1 || true)
+check "bloat-o-meter unpatched vs off" "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" \
+	"$(echo "$bloat" | head -1)"
+check "size(1) unpatched vs off" "$(size "$base/vmlinux" | tail -1 | cut -f1-4)" \
+	"$(size "$off/vmlinux" | tail -1 | cut -f1-4)"
+
+# the bytes between __start_SECTION and __stop_SECTION (sections are far
+# below 4 GiB: the low 32 bits of the addresses are enough)
+span() {
+	a=$(nm "$1" | awk -v s="__start_$2" '$3 == s { print substr($1, 9) }')
+	b=$(nm "$1" | awk -v s="__stop_$2" '$3 == s { print substr($1, 9) }')
+	[ -n "$a" ] && [ -n "$b" ] || { echo "no __start_/__stop_$2 in $1"; return; }
+	echo $((0x$b - 0x$a))
+}
+for section in __jump_table __tracepoints_ptrs ftrace_events; do
+	want=$(span "$base/vmlinux" $section)
+	case "$want" in
+	[0-9]*) check "$section bytes unpatched vs off" "$want" "$(span "$off/vmlinux" $section)" ;;
+	*) result FAIL "$section bytes unpatched vs off" "$want" ;;
+	esac
+done
+
+# Every event and class the series defines, from its header.
+names=$(sed -n 's/^\(TRACE_EVENT_BPF\|DECLARE_EVENT_CLASS_BPF\)(\([a-z_0-9]*\),$/\2/p; s/^DEFINE_EVENT_BPF([a-z_0-9]*, \([a-z_0-9]*\),$/\1/p' \
+	"$tree/include/trace/events/bpf.h" | sort -u)
+pattern="^(__tracepoint_|__traceiter_|__probestub_|trace_event_raw_event_|perf_trace_|event_class_|event_|print_fmt_|trace_event_fields_)($(echo $names | tr ' ' '|'))\$"
+found_off=$(nm "$off/vmlinux" | awk '{ print $3 }' | grep -E "$pattern" || true)
+found_on=$(nm "$on/vmlinux" | awk '{ print $3 }' | grep -Ec "$pattern" || true)
+check "no event symbol of the series in the off kernel ($(echo $names | wc -w) names)" "" "$found_off"
+# the same pattern must find them where they are, or it proves nothing
+if [ "$found_on" -gt 0 ]; then
+	result OK "the symbol pattern finds $found_on symbols in the on kernel"
+else
+	result FAIL "the symbol pattern finds symbols in the on kernel" "pattern: $pattern"
+fi
+
+# Debian's production config, through the patched tree's Kconfig.
+debian=$(ls /usr/src/linux-config-*/config.amd64_none_amd64.xz 2>/dev/null | head -1)
+dconf() {	# dconf EXTRA-LINES: olddefconfig of Debian's config plus those lines
+	mkdir -p "$prefix-debian"
+	{ xzcat "$debian"; printf '%s\n' "$@"; } > "$prefix-debian/.config"
+	make -s -C "$tree" O="$(cd "$prefix-debian" && pwd)" ARCH=x86_64 olddefconfig >/dev/null 2>&1
+	grep -E '^(# )?CONFIG_BPF_LOW_LEVEL_TRACEPOINTS[= ]' "$prefix-debian/.config" || echo "(not offered)"
+}
+if [ -z "$debian" ]; then
+	result FAIL "Debian's config leaves the option off" "no /usr/src/linux-config-*/config.amd64_none_amd64.xz"
+	result FAIL "without EXPERT the option is not offered"
+else
+	check "Debian's config ($(basename "$debian")) leaves the option off" \
+		"# CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set" "$(dconf)"
+	check "without EXPERT the option is not offered, even when asked for" \
+		"(not offered)" "$(dconf '# CONFIG_EXPERT is not set' CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y)"
+fi
