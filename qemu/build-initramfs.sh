@@ -20,7 +20,7 @@ for t in "$@"; do
 done
 
 # Dynamically linked tools: copy each with every library ldd names.
-for tool in /usr/bin/trace-cmd; do
+for tool in /usr/bin/trace-cmd /usr/bin/perf; do
 	cp "$tool" "$root/usr/bin/"
 	for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do
 		mkdir -p "$root$(dirname "$lib")"

@@ -27,6 +27,7 @@ python3-git:/usr/lib/python3/dist-packages/git
 qemu-system-x86:/usr/bin/qemu-system-x86_64
 busybox-static:/bin/busybox
 trace-cmd:/usr/bin/trace-cmd
+linux-perf:/usr/bin/perf
 "
 
 missing=
