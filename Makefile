@@ -23,8 +23,8 @@ bench_boot = ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off" qemu/boot.sh \
 	  $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)-bench \
 	  RIG_MODE=bench BPF_TRACEPOINTS_EXPECT=$(1)
 
-.PHONY: all run test deps tree check-series bisect-check kernels zero-cost selftests initramfs \
-	boot-on boot-off bench regen-kconfig-patch export-series clean
+.PHONY: all run test deps tree check-series check-docs bisect-check kernels zero-cost selftests initramfs \
+	boot-on boot-off bench capture regen-kconfig-patch export-series clean
 
 all: run
 
@@ -37,6 +37,10 @@ tree: deps
 check-series: tree
 	@mkdir -p $(LOGS)
 	@scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG) > $(LOGS)/series.out || true
+
+check-docs: tree
+	@mkdir -p $(LOGS)
+	@scripts/check-docs.sh $(TREE) $(KCONFIG) > $(LOGS)/docs.out || true
 
 # Every patch but the last, built in both configs; the last is 'kernels'.
 bisect-check: tree
@@ -60,8 +64,9 @@ selftests: tree
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
 		OUTPUT=$(abspath $(OUT)/selftests/$(KVER)) LDFLAGS=-static
 
+# The rst goes beside the tests: one checks its fields against tracefs.
 initramfs: selftests
-	@qemu/build-initramfs.sh $(INITRD) $(TESTS)
+	@qemu/build-initramfs.sh $(INITRD) $(TESTS) $(TREE)/Documentation/bpf/low_level_tracepoints.rst
 
 boot-on boot-off: boot-%: kernels initramfs
 	@$(call boot,$*,test)
@@ -70,16 +75,22 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-test: check-series bisect-check kernels zero-cost initramfs
+test: check-series check-docs bisect-check kernels zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@$(call boot,on,test) || true
 	@$(call boot,off,test) || true
 	@qemu/results.sh series=$(LOGS)/series.out bisect=$(LOGS)/bisect.out \
-		zero-cost=$(LOGS)/zero-cost.out \
+		zero-cost=$(LOGS)/zero-cost.out docs=$(LOGS)/docs.out \
 		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
 		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
 
 # Both write the tree's commits (base..HEAD) back into $(PATCHES).
+# Every event the selftests cause, as the on kernel prints it.
+capture: kernels initramfs
+	@qemu/boot.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) $(LOGS) on-capture \
+		RIG_MODE=capture BPF_TRACEPOINTS_EXPECT=on
+	@cat $(LOGS)/on-capture.out
+
 # Guest instructions per syscall under -icount (one guest ns each).
 bench: kernels initramfs
 	@$(call bench_boot,off)

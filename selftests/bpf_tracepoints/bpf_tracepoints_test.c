@@ -66,6 +66,7 @@ static const char * const bpf_events[] = {
 
 enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 static bool gate_on;
+static const char *self_exe;
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -589,6 +590,65 @@ TEST(format_files_describe_fields)
 	/* the element events have one size, whatever the map: no dynamic arrays */
 	ASSERT_NE(NULL, read_into(TRACEFS "/events/bpf/bpf_map_lookup_elem/format", buf, sizeof(buf)));
 	ASSERT_EQ(NULL, strstr(buf, "__data_loc"));
+}
+
+/* Does the format file of bpf:@event describe a field named @field? */
+static bool format_has_field(const char *event, const char *field)
+{
+	char path[PATH_MAX], buf[8192];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s/format", event);
+	if (!read_into(path, buf, sizeof(buf)))
+		return false;
+	return strstr(buf, fmt(" %s;", field)) || strstr(buf, fmt(" %s[", field));
+}
+
+/*
+ * Documentation/bpf/low_level_tracepoints.rst, installed beside this test:
+ * every field it documents for an event is in that event's format file.
+ * Sections are titled with the events they cover ("bpf_a, bpf_b" over a
+ * line of '-'); fields are the lines that are one ``name``.
+ */
+TEST(documented_fields_are_in_format)
+{
+	char doc[512], line[LINE_MAX_LEN], title[LINE_MAX_LEN] = "", prev[LINE_MAX_LEN] = "";
+	int sections = 0, fields = 0;
+	FILE *f;
+
+	snprintf(doc, sizeof(doc), "%.*s/low_level_tracepoints.rst",
+		 (int)(strrchr(self_exe, '/') - self_exe), self_exe);
+	f = fopen(doc, "r");
+	if (!f)
+		SKIP(return, "%s is not installed", doc);
+	while (fgets(line, sizeof(line), f)) {
+		char name[64], *ev, *save, events[LINE_MAX_LEN];
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '-' && strspn(line, "-") == strlen(line) && !strncmp(prev, "bpf_", 4)) {
+			snprintf(title, sizeof(title), "%s", prev);
+			sections++;
+		} else if (line[0] == '-' || line[0] == '=') {
+			if (strncmp(prev, "bpf_", 4))
+				title[0] = '\0';
+		}
+		snprintf(prev, sizeof(prev), "%s", line);
+		if (!title[0] || sscanf(line, "``%63[a-z_]``", name) != 1 ||
+		    strlen(line) != strlen(name) + 4)
+			continue;
+		fields++;
+		snprintf(events, sizeof(events), "%s", title);
+		for (ev = strtok_r(events, ", ", &save); ev; ev = strtok_r(NULL, ", ", &save)) {
+			if (gate_on) {
+				EXPECT_TRUE(format_has_field(ev, name))
+					TH_LOG("%s documents field %s of %s: not in its format", doc, name, ev);
+			} else {
+				EXPECT_FALSE(format_has_field(ev, name));
+			}
+		}
+	}
+	fclose(f);
+	ASSERT_LT(10, sections) TH_LOG("%s: %d event sections", doc, sections);
+	ASSERT_LT(50, fields);
 }
 
 TEST(map_create)
@@ -1372,8 +1432,6 @@ static int sock_example(int secs, const char *out)
 	usleep(500000);
 	return 0;
 }
-
-static const char *self_exe;
 
 /* Lines of @report with event @name whose fields are @fields, to the end. */
 static int count_report_lines(const char *report, const char *name, const char *fields)

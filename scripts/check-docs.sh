@@ -1,0 +1,64 @@
+#!/bin/sh
+# Keeps the documentation true, as KTAP: the rst parses without a docutils
+# warning, every event the header defines has an entry and every entry is
+# an event, and the Kconfig help says what the documentation says.
+# (That every documented field is in the event's format file is checked
+# in the guest, by the selftest documented_fields_are_in_format.)
+# Usage: check-docs.sh TREE KCONFIG
+set -eu
+
+tree=${1:?usage: check-docs.sh TREE KCONFIG}
+kconfig=${2:?}
+doc=$tree/Documentation/bpf/low_level_tracepoints.rst
+header=$tree/include/trace/events/bpf.h
+n=0
+result() {	# result OK|FAIL NAME [DIAGNOSTIC]
+	n=$((n + 1))
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
+	if [ "$1" = OK ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+
+echo "KTAP version 1"
+echo "1..5"
+
+# Debian's python3 has python3-docutils (the rig installs it).
+if out=$(/usr/bin/python3 - "$doc" 2>&1 <<'PY'
+import sys, docutils.core
+docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
+    settings_overrides={"report_level": 2, "halt_level": 2})
+PY
+); then
+	result OK "docutils parses $(basename "$doc") without warnings"
+else
+	result FAIL "docutils parses $(basename "$doc") without warnings" "$out"
+fi
+
+defined=$(sed -n 's/^TRACE_EVENT_BPF(\([a-z_0-9]*\),$/\1/p; s/^DEFINE_EVENT_BPF([a-z_0-9]*, \([a-z_0-9]*\),$/\1/p' "$header" | sort)
+# section titles: event names over a line of '-'
+documented=$(awk '/^-+$/ && prev ~ /^bpf_/ { print prev } { prev = $0 }' "$doc" | tr -d ' ' | tr ',' '\n' | sort)
+missing=$(echo "$defined" | grep -vxF "$documented" || true)
+extra=$(echo "$documented" | grep -vxF "$defined" || true)
+if [ -z "$missing" ] && [ -n "$defined" ]; then
+	result OK "every event in bpf.h is documented ($(echo "$defined" | wc -l) events)"
+else
+	result FAIL "every event in bpf.h is documented" "undocumented: $missing"
+fi
+if [ -z "$extra" ]; then
+	result OK "every documented event is in bpf.h"
+else
+	result FAIL "every documented event is in bpf.h" "not in bpf.h: $extra"
+fi
+
+# What the Kconfig help promises, the documentation says too.
+flat() { tr -s ' \t\n' '   ' < "$1"; }
+for phrase in "not a stable ABI" "16 bytes" "kernel developers" "bpftool" \
+	      "BPF_OBJ_GET_INFO_BY_FD" "PERF_RECORD_BPF_EVENT" "may change or go away"; do
+	flat "$kconfig" | grep -qF "$phrase" && flat "$doc" | grep -qF "$phrase" || missed="${missed:-}'$phrase' "
+done
+if [ -z "${missed:-}" ]; then
+	result OK "Kconfig help and documentation agree on the promises"
+else
+	result FAIL "Kconfig help and documentation agree on the promises" "not in both: $missed"
+fi
+grep -q '^   low_level_tracepoints$' "$tree/Documentation/bpf/index.rst" && ok=OK || ok=FAIL
+result $ok "the documentation is in Documentation/bpf/index.rst's toctree"
