@@ -11,12 +11,7 @@ tree=${1:?usage: check-docs.sh TREE KCONFIG}
 kconfig=${2:?}
 doc=$tree/Documentation/bpf/low_level_tracepoints.rst
 header=$tree/include/trace/events/bpf.h
-n=0
-result() {	# result OK|FAIL NAME [DIAGNOSTIC]
-	n=$((n + 1))
-	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = OK ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+. "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..5"

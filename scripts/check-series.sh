@@ -13,13 +13,7 @@ patchdir=$(cd "${1:?usage: check-series.sh PATCHDIR TREE KCONFIG}" && pwd)
 tree=${2:?}
 kconfig=${3:?}
 patches=$(grep -v '^#' "$patchdir/series")
-n=0
-
-result() {	# result OK|FAIL NAME [DIAGNOSTIC]
-	n=$((n + 1))
-	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = OK ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+. "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..$(($(echo "$patches" | wc -l) * 2 + 2))"

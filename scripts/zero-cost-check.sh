@@ -16,16 +16,7 @@ defconfigs=$(cd "$here/../defconfigs" && pwd)
 base=$prefix-baseline
 off=$prefix-off
 on=$prefix-on
-n=0
-result() {	# result OK|FAIL NAME [DIAGNOSTIC]
-	n=$((n + 1))
-	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = OK ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
-check() {	# check NAME WANT GOT
-	if [ "$2" = "$3" ]; then result OK "$1"; else result FAIL "$1" "want: $2
-got:  $3"; fi
-}
+. "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..10"
