@@ -16,12 +16,10 @@ TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test \
 	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench
 KCONFIG	:= Kconfig.debug
 
-boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1) \
+# $(call boot,on|off,MODE[,-SUFFIX]): logs go to $(LOGS)/on|off[-SUFFIX].*
+boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(1)
-
-bench_boot = ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off" qemu/boot.sh \
-	  $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)-bench \
-	  RIG_MODE=bench BPF_TRACEPOINTS_EXPECT=$(1)
+icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
 
 .PHONY: all run test deps tree check-series check-docs bisect-check kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture regen-kconfig-patch export-series clean
@@ -84,19 +82,18 @@ test: check-series check-docs bisect-check kernels zero-cost initramfs
 		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
 		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
 
-# Both write the tree's commits (base..HEAD) back into $(PATCHES).
 # Every event the selftests cause, as the on kernel prints it.
 capture: kernels initramfs
-	@qemu/boot.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) $(LOGS) on-capture \
-		RIG_MODE=capture BPF_TRACEPOINTS_EXPECT=on
+	@$(call boot,on,capture,-capture)
 	@cat $(LOGS)/on-capture.out
 
 # Guest instructions per syscall under -icount (one guest ns each).
 bench: kernels initramfs
-	@$(call bench_boot,off)
-	@$(call bench_boot,on)
+	@$(icount) $(call boot,off,bench,-bench)
+	@$(icount) $(call boot,on,bench,-bench)
 	@qemu/bench-report.sh $(LOGS) $(BUILD) $(TREE)
 
+# Both write the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:
 	@scripts/regen-kconfig-patch.sh $(TREE) $(PATCHES) $(KCONFIG)
 	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
