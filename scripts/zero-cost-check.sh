@@ -11,26 +11,18 @@ set -eu
 
 tree=$(cd "${1:?usage: zero-cost-check.sh TREE BUILDPREFIX}" && pwd)
 prefix=${2:?}
-here=$(cd "$(dirname "$0")" && pwd)
-defconfigs=$(cd "$here/../defconfigs" && pwd)
 base=$prefix-baseline
 off=$prefix-off
 on=$prefix-on
 . "$(dirname "$0")/ktap.sh"
+. "$(dirname "$0")/build-at.sh"
 
 echo "KTAP version 1"
 echo "1..10"
 
-head=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
-trap 'git -C "$tree" checkout -q "$head"' EXIT
-git -C "$tree" checkout -q base
-if log=$("$here/build-kernel.sh" "$tree" "$base" "$defconfigs/base" "$defconfigs/off" 2>&1); then
-	result OK "unpatched tree builds with the off config"
-else
-	result FAIL "unpatched tree builds with the off config" "$(echo "$log" | tail -20)"
-fi
-git -C "$tree" checkout -q "$head"
-trap - EXIT
+tree_at "$tree" base
+build_result "unpatched tree builds with the off config" "$tree" "$base" off
+git -C "$tree" checkout -q "$tree_home"
 
 bloat=$("$tree/scripts/bloat-o-meter" "$base/vmlinux" "$off/vmlinux" 2>&1 || true)
 check "bloat-o-meter unpatched vs off" "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" \

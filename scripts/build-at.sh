@@ -1,0 +1,25 @@
+# Builds the tree as it was at an older commit, for the host checks;
+# sourced (after ktap.sh), not run.
+
+# tree_at TREE COMMIT: checks TREE out at COMMIT. When the script exits the
+# tree is put back where it was first found (its branch, or its commit).
+tree_at() {
+	if [ -z "${tree_home:-}" ]; then
+		tree_home=$(git -C "$1" symbolic-ref -q --short HEAD || git -C "$1" rev-parse HEAD)
+		tree_home_dir=$1
+		trap 'git -C "$tree_home_dir" checkout -q "$tree_home"' EXIT
+	fi
+	git -C "$1" checkout -q "$2"
+}
+
+# build_result NAME TREE BUILDDIR CONFIG: builds TREE as it is with
+# defconfigs/base + defconfigs/CONFIG into BUILDDIR, as one KTAP result
+build_result() {
+	defconfigs=$(cd "$(dirname "$0")/../defconfigs" && pwd)
+	if log=$("$(dirname "$0")/build-kernel.sh" "$2" "$3" \
+		"$defconfigs/base" "$defconfigs/$4" 2>&1); then
+		result OK "$1"
+	else
+		result FAIL "$1" "$(echo "$log" | tail -20)"
+	fi
+}
