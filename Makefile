@@ -7,14 +7,17 @@
 
 KVER	?= 6.12
 OUT	?= out
-PATCHES	:= kernel-patches
+PATCHES	:= kernel-patches/$(KVER)
 TREE	:= $(OUT)/linux-$(KVER)
 BUILD	:= $(OUT)/build/$(KVER)
 LOGS	:= $(OUT)/logs/$(KVER)
 INITRD	:= $(OUT)/initramfs-$(KVER).cpio
 TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test \
+	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_stress \
 	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench
 KCONFIG	:= Kconfig.debug
+# base, then what this tree needs beside it (defconfigs/6.1)
+BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
 
 # $(call boot,on|off,MODE[,-SUFFIX]): logs go to $(LOGS)/on|off[-SUFFIX].*
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
@@ -46,8 +49,8 @@ bisect-check: tree
 	@scripts/bisect-check.sh $(TREE) $(BUILD) on off > $(LOGS)/bisect.out || true
 
 kernels: tree
-	@scripts/build-kernel.sh $(TREE) $(BUILD)-on defconfigs/base defconfigs/on
-	@scripts/build-kernel.sh $(TREE) $(BUILD)-off defconfigs/base defconfigs/off
+	@scripts/build-kernel.sh $(TREE) $(BUILD)-on $(BASECFG) defconfigs/on
+	@scripts/build-kernel.sh $(TREE) $(BUILD)-off $(BASECFG) defconfigs/off
 
 # The off kernel against the unpatched tree: bytes, sections, symbols.
 zero-cost: kernels

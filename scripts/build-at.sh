@@ -13,11 +13,15 @@ tree_at() {
 }
 
 # build_result NAME TREE BUILDDIR CONFIG: builds TREE as it is with
-# defconfigs/base + defconfigs/CONFIG into BUILDDIR, as one KTAP result
+# defconfigs/base, defconfigs/X.Y when the tree is Linux X.Y and there is
+# one (as the Makefile does), and defconfigs/CONFIG into BUILDDIR, as one
+# KTAP result
 build_result() {
 	defconfigs=$(cd "$(dirname "$0")/../defconfigs" && pwd)
-	if log=$("$(dirname "$0")/build-kernel.sh" "$2" "$3" \
-		"$defconfigs/base" "$defconfigs/$4" 2>&1); then
+	xy=$(awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { print v "." $3; exit }' "$2/Makefile")
+	set -- "$1" "$2" "$3" "$defconfigs/base" "$defconfigs/$4"
+	[ ! -f "$defconfigs/$xy" ] || set -- "$1" "$2" "$3" "$4" "$defconfigs/$xy" "$5"
+	if log=$("$(dirname "$0")/build-kernel.sh" "$2" "$3" "$4" "$5" ${6:+"$6"} 2>&1); then
 		result OK "$1"
 	else
 		result FAIL "$1" "$(echo "$log" | tail -20)"

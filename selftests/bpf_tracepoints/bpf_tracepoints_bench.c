@@ -20,42 +20,9 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
+#include "bpf_tracepoints.h"
+
 #define ROUNDS	3
-
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Sum of a per-CPU ring buffer counter ("bytes:", "entries:") over all CPUs. */
-static long long ring_counter(const char *name)
-{
-	char path[128], line[128];
-	long long sum = 0, v;
-	int cpu;
-	FILE *f;
-
-	for (cpu = 0; cpu < 64; cpu++) {
-		snprintf(path, sizeof(path), "/sys/kernel/tracing/per_cpu/cpu%d/stats", cpu);
-		f = fopen(path, "r");
-		if (!f)
-			break;
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, name, strlen(name)) &&
-			    sscanf(line + strlen(name), "%lld", &v) == 1)
-				sum += v;
-		fclose(f);
-	}
-	return sum;
-}
 
 static int bench(const char *label, int cmd, unsigned int vsize, int iters)
 {

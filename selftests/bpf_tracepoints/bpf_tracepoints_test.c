@@ -43,111 +43,16 @@
 #include <linux/veth.h>
 
 #include "../kselftest_harness.h"
+#include "bpf_tracepoints.h"
 
-#define TRACEFS		"/sys/kernel/tracing"
-#define BPFFS		"/sys/fs/bpf"
 #define TRACE_BUF_SIZE	(1 << 20)
 #define TRACE_BYTES	16	/* key and value bytes an event carries */
 #define MAP_NAME	"tp_test_map"
 #define PROG_NAME	"tp_test_prog"
 #define LINE_MAX_LEN	512
 
-static const char * const bpf_events[] = {
-	"bpf_map_create", "bpf_prog_load", "bpf_prog_get_type",
-	"bpf_prog_put_rcu", "bpf_map_lookup_elem", "bpf_map_update_elem",
-	"bpf_map_delete_elem", "bpf_map_next_key",
-	"bpf_map_lookup_and_delete_elem", "bpf_map_lookup_batch",
-	"bpf_map_lookup_and_delete_batch", "bpf_map_update_batch",
-	"bpf_map_delete_batch", "bpf_map_freeze", "bpf_obj_pin_prog",
-	"bpf_obj_get_prog", "bpf_obj_pin_map", "bpf_obj_get_map",
-	"bpf_obj_pin_link", "bpf_obj_get_link",
-};
-#define NR_BPF_EVENTS	(sizeof(bpf_events) / sizeof(bpf_events[0]))
-
-enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 static bool gate_on;
 static const char *self_exe;
-
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-static bool path_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static enum gate gate_from_config(void)
-{
-	const char *env = getenv("BPF_TRACEPOINTS_EXPECT");
-	char line[256];
-	enum gate gate = GATE_UNKNOWN;
-	FILE *f;
-
-	if (env && !strcmp(env, "on"))
-		return GATE_ON;
-	if (env && !strcmp(env, "off"))
-		return GATE_OFF;
-	if (!path_exists("/proc/config.gz"))
-		return GATE_UNKNOWN;
-	f = popen("zcat /proc/config.gz", "r");
-	if (!f)
-		return GATE_UNKNOWN;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strcmp(line, "CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y\n"))
-			gate = GATE_ON;
-		else if (!strcmp(line, "# CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set\n"))
-			gate = GATE_OFF;
-	}
-	if (pclose(f))
-		return GATE_UNKNOWN;
-	/* Absent from the config: its dependencies are off, so is the gate. */
-	return gate == GATE_UNKNOWN ? GATE_OFF : gate;
-}
-
-/* The side of the gate this kernel was built with. */
-static bool expect_gate_on(void)
-{
-	enum gate gate = gate_from_config();
-
-	if (gate != GATE_UNKNOWN)
-		return gate == GATE_ON;
-	fprintf(stderr, "# neither BPF_TRACEPOINTS_EXPECT nor /proc/config.gz: inferring from tracefs\n");
-	return path_exists(TRACEFS "/events/bpf/bpf_map_create");
-}
-
-static int write_file(const char *path, const char *val)
-{
-	ssize_t len = strlen(val);
-	int fd, ret;
-
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, len) == len ? 0 : -errno;
-	close(fd);
-	return ret;
-}
-
-/* Reads a whole file into @buf (NUL-terminated); NULL if it cannot. */
-static char *read_into(const char *path, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
 
 static char *read_file(const char *path)
 {
@@ -293,113 +198,21 @@ static char *fmt(const char *f, ...)
 #define TP_BEGIN(events) ASSERT_EQ(0, tp_begin(events))		\
 	TH_LOG("tracing %s on a %s kernel", events, gate_on ? "gate on" : "gate off")
 
-/* bpf(2) commands, each returning what the syscall returned. */
+/* bpf(2) commands beside those in bpf_tracepoints.h */
 
 static int sys_map_create(__u32 type, __u32 key, __u32 val, __u32 max, __u32 flags)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = type;
-	attr.key_size = key;
-	attr.value_size = val;
-	attr.max_entries = max;
-	attr.map_flags = flags;
-	strncpy(attr.map_name, MAP_NAME, sizeof(attr.map_name) - 1);
-	return sys_bpf(BPF_MAP_CREATE, &attr);
+	return sys_map_create_named(MAP_NAME, type, key, val, max, flags);
 }
 
-static int sys_map_elem(int cmd, int fd, const void *key, void *val, __u64 flags)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (__u64)(unsigned long)key;
-	attr.value = (__u64)(unsigned long)val;
-	attr.flags = flags;
-	return sys_bpf(cmd, &attr);
-}
-
-static int sys_map_next_key(int fd, const void *key, void *next)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (__u64)(unsigned long)key;
-	attr.next_key = (__u64)(unsigned long)next;
-	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &attr);
-}
-
-static int sys_map_batch(int cmd, int fd, void *keys, void *vals, __u32 *count, __u64 flags)
-{
-	union bpf_attr attr;
-	__u64 out_batch = 0;
-	int ret;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.batch.map_fd = fd;
-	attr.batch.keys = (__u64)(unsigned long)keys;
-	attr.batch.values = (__u64)(unsigned long)vals;
-	attr.batch.count = *count;
-	attr.batch.elem_flags = flags;
-	if (cmd == BPF_MAP_LOOKUP_BATCH || cmd == BPF_MAP_LOOKUP_AND_DELETE_BATCH)
-		attr.batch.out_batch = (__u64)(unsigned long)&out_batch;
-	ret = sys_bpf(cmd, &attr);
-	*count = attr.batch.count;
-	return ret;
-}
-
-static int sys_map_freeze(int fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	return sys_bpf(BPF_MAP_FREEZE, &attr);
-}
-
-/* r0 = @ret; exit */
 static int sys_prog_load_ret(__u32 type, int ret, __u32 cnt)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	strncpy(attr.prog_name, PROG_NAME, sizeof(attr.prog_name) - 1);
-	return sys_bpf(BPF_PROG_LOAD, &attr);
+	return sys_prog_load_named(PROG_NAME, type, ret, cnt);
 }
 
 static int sys_prog_load(void)
 {
 	return sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
-}
-
-static int sys_obj_pin(int fd, const char *path)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.bpf_fd = fd;
-	attr.pathname = (__u64)(unsigned long)path;
-	return sys_bpf(BPF_OBJ_PIN, &attr);
-}
-
-static int sys_obj_get(const char *path)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (__u64)(unsigned long)path;
-	return sys_bpf(BPF_OBJ_GET, &attr);
 }
 
 static int sys_xdp_link_create(int prog_fd, int ifindex, __u32 flags)
@@ -1046,15 +859,6 @@ TEST(map_freeze)
 	EXPECT_EVENT(trace, fmt("bpf_map_freeze: %s %s", map_head(&m, fd), map_tail(&m)));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_freeze: "));
 	close(fd);
-}
-
-static int bpffs_ready(void)
-{
-	if (!path_exists(BPFFS))
-		mkdir(BPFFS, 0755);
-	if (mount("bpf", BPFFS, "bpf", 0, NULL) && errno != EBUSY)
-		return -errno;
-	return 0;
 }
 
 TEST(obj_pin_get_map)

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stress run for the bpf:* low level tracepoints: bpf(2) commands in
+ * several processes while tracefs is reconfigured under them. Bounded by a
+ * count of rounds, not by time, so that every run issues the same commands.
+ *
+ * Workers each create a hash, a per-CPU hash and a 64 KiB-value array map,
+ * and go through update, lookup, delete, next key, lookup and delete, the
+ * four batch commands, freeze, pin and get of a map and of a program,
+ * program load, SO_ATTACH_BPF and program free, checking every result.
+ *
+ * Phase "chaos": a toggler flips events/bpf/enable, rewrites set_event and
+ * resizes buffer_size_kb while a reader drains trace_pipe. Events read must
+ * never outnumber the commands that could have caused them.
+ *
+ * Phase "accounting": all bpf events stay enabled in a buffer large enough
+ * for the phase, and the reader must see exactly one event per command that
+ * succeeded (and none per command that failed), with no ring buffer overrun.
+ *
+ * With the gate off the same commands run and give the same results; no
+ * event is read and the toggler's writes to the bpf events fail. Every
+ * result, but no fd or id, goes into a digest printed as "# stress digest:"
+ * so that the host can check that on, off and debug kernels agree.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "bpf_tracepoints.h"
+
+#define WORKERS		3
+#define CHAOS_ROUNDS	60
+#define ACCT_ROUNDS	10
+#define BIG_VALUE	65536
+#define HASH_MAX	64
+#define ACCT_BUFFER_KB	"4096"
+#define DRAIN_SECS	20	/* for RCU-deferred bpf_prog_put_rcu events */
+
+enum phase { CHAOS, ACCT, NR_PHASES };
+static const char phase_tag[NR_PHASES] = { 'c', 'a' };
+
+enum toggle { T_ENABLE, T_DISABLE, T_SET_ONE, T_SET_ALL, T_RESIZE, NR_TOGGLES };
+static const char * const toggle_name[NR_TOGGLES] = {
+	"events/bpf/enable=1", "events/bpf/enable=0", "set_event one",
+	"set_event bpf:*", "buffer_size_kb",
+};
+
+/* Shared between the test and the processes it forks. */
+struct shared {
+	int stop_toggler, stop_reader;
+	enum phase phase;
+	unsigned long long ops[NR_PHASES][NR_BPF_EVENTS];	/* commands that should trace */
+	unsigned long long seen[NR_PHASES][NR_BPF_EVENTS];	/* events read */
+	unsigned long long commands, toggles_ok[NR_TOGGLES], toggles_failed[NR_TOGGLES];
+	unsigned long long digest[NR_PHASES][WORKERS];
+	unsigned long long unparsed;
+};
+
+static struct shared *sh;
+
+static int event_index(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_BPF_EVENTS; i++)
+		if (strlen(bpf_events[i]) == len && !strncmp(bpf_events[i], name, len))
+			return i;
+	return -1;
+}
+
+/* Counts a command that should leave one @event. */
+static void count_op(enum phase phase, const char *event)
+{
+	int i = event_index(event, strlen(event));
+
+	if (i < 0)
+		abort();	/* a typo in this file */
+	__atomic_fetch_add(&sh->ops[phase][i], 1, __ATOMIC_RELAXED);
+}
+
+/* One worker's state in one phase. */
+struct worker {
+	enum phase phase;
+	int id, round, failed;
+	unsigned long long digest;
+};
+
+static void fold(struct worker *w, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--)	/* FNV-1a */
+		w->digest = (w->digest ^ *p++) * 0x100000001b3ULL;
+}
+
+/*
+ * Checks one command's result: @want_errno 0 means it must succeed, and
+ * then, if @event names one, the command counts as one that traces.
+ */
+static int check(struct worker *w, const char *what, const char *event, int ret, int want_errno)
+{
+	int err = ret < 0 ? errno : 0;
+
+	__atomic_fetch_add(&sh->commands, 1, __ATOMIC_RELAXED);
+	fold(w, &err, sizeof(err));
+	if (err != want_errno) {
+		fprintf(stderr, "# worker %d round %d: %s: %s, want %s\n", w->id, w->round,
+			what, err ? strerror(err) : "success",
+			want_errno ? strerror(want_errno) : "success");
+		w->failed++;
+	} else if (!err && event) {
+		count_op(w->phase, event);
+	}
+	return ret;
+}
+
+static void check_data(struct worker *w, const char *what, const void *got,
+		       const void *want, size_t len)
+{
+	fold(w, got, len);
+	if (memcmp(got, want, len)) {
+		fprintf(stderr, "# worker %d round %d: %s: wrong data\n", w->id, w->round, what);
+		w->failed++;
+	}
+}
+
+/* A batch lookup that ends the map traces when it copied entries. */
+static void check_count(struct worker *w, const char *what, const char *event,
+			__u32 count, __u32 want)
+{
+	fold(w, &count, sizeof(count));
+	if (count != want) {
+		fprintf(stderr, "# worker %d round %d: %s: count %u, want %u\n",
+			w->id, w->round, what, count, want);
+		w->failed++;
+	} else if (count && event) {
+		count_op(w->phase, event);
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	return *(const __u32 *)a < *(const __u32 *)b ? -1 : *(const __u32 *)a > *(const __u32 *)b;
+}
+
+static int possible_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_CONF);
+}
+
+static void map_round(struct worker *w, int hfd, int pfd, int bfd)
+{
+	__u32 key, keys[HASH_MAX], okeys[HASH_MAX], count, i, ncpus = possible_cpus();
+	__u64 val, got, vals[HASH_MAX], ovals[HASH_MAX], *pcpu, *pgot;
+	unsigned char *big, *bgot;
+
+	for (key = 0; key < 8; key++) {
+		val = w->round * 1000 + w->id * 100 + key;
+		check(w, "update", "bpf_map_update_elem",
+		      sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_ANY), 0);
+	}
+	key = 0;
+	check(w, "update noexist", "bpf_map_update_elem",
+	      sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_NOEXIST), EEXIST);
+	for (key = 0; key < 8; key++) {
+		val = w->round * 1000 + w->id * 100 + key;
+		got = 0;
+		check(w, "lookup", "bpf_map_lookup_elem",
+		      sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &key, &got, 0), 0);
+		check_data(w, "lookup", &got, &val, sizeof(val));
+	}
+	key = 3;
+	check(w, "delete", "bpf_map_delete_elem",
+	      sys_map_elem(BPF_MAP_DELETE_ELEM, hfd, &key, NULL, 0), 0);
+	check(w, "lookup deleted", "bpf_map_lookup_elem",
+	      sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &key, &got, 0), ENOENT);
+	/* which key comes first depends on the map's hash seed: not folded */
+	check(w, "next key", "bpf_map_next_key", sys_map_next_key(hfd, NULL, &key), 0);
+	key = 5;
+	val = w->round * 1000 + w->id * 100 + key;
+	check(w, "lookup and delete", "bpf_map_lookup_and_delete_elem",
+	      sys_map_elem(BPF_MAP_LOOKUP_AND_DELETE_ELEM, hfd, &key, &got, 0), 0);
+	check_data(w, "lookup and delete", &got, &val, sizeof(val));
+
+	/* per-CPU: one 8-byte slot per possible CPU */
+	pcpu = calloc(ncpus, sizeof(*pcpu));
+	pgot = calloc(ncpus, sizeof(*pgot));
+	for (i = 0; i < ncpus; i++)
+		pcpu[i] = w->round * 10 + i;
+	key = 1;
+	check(w, "percpu update", "bpf_map_update_elem",
+	      sys_map_elem(BPF_MAP_UPDATE_ELEM, pfd, &key, pcpu, BPF_ANY), 0);
+	check(w, "percpu lookup", "bpf_map_lookup_elem",
+	      sys_map_elem(BPF_MAP_LOOKUP_ELEM, pfd, &key, pgot, 0), 0);
+	check_data(w, "percpu lookup", pgot, pcpu, ncpus * sizeof(*pcpu));
+	free(pcpu);
+	free(pgot);
+
+	/* 64 KiB value */
+	big = malloc(BIG_VALUE);
+	bgot = calloc(1, BIG_VALUE);
+	for (i = 0; i < BIG_VALUE; i++)
+		big[i] = i * 7 + w->round + w->id;
+	key = 0;
+	check(w, "64 KiB update", "bpf_map_update_elem",
+	      sys_map_elem(BPF_MAP_UPDATE_ELEM, bfd, &key, big, BPF_ANY), 0);
+	check(w, "64 KiB lookup", "bpf_map_lookup_elem",
+	      sys_map_elem(BPF_MAP_LOOKUP_ELEM, bfd, &key, bgot, 0), 0);
+	check_data(w, "64 KiB lookup", bgot, big, BIG_VALUE);
+	check(w, "freeze", "bpf_map_freeze", sys_map_freeze(bfd), 0);
+	check(w, "update frozen", "bpf_map_update_elem",
+	      sys_map_elem(BPF_MAP_UPDATE_ELEM, bfd, &key, big, BPF_ANY), EPERM);
+	free(big);
+	free(bgot);
+
+	/* batches: the hash holds keys 0 1 2 4 6 7, then 100..107 */
+	for (i = 0; i < 8; i++) {
+		keys[i] = 100 + i;
+		vals[i] = w->round + i;
+	}
+	count = 8;
+	check(w, "update batch", "bpf_map_update_batch",
+	      sys_map_batch(BPF_MAP_UPDATE_BATCH, hfd, keys, vals, &count, 0), 0);
+	/* the end of the map: -ENOENT with the entries copied, traced */
+	count = HASH_MAX;
+	check(w, "lookup batch", NULL,
+	      sys_map_batch(BPF_MAP_LOOKUP_BATCH, hfd, okeys, ovals, &count, 0), ENOENT);
+	check_count(w, "lookup batch", "bpf_map_lookup_batch", count, 14);
+	qsort(okeys, count, sizeof(okeys[0]), cmp_u32);
+	fold(w, okeys, count * sizeof(okeys[0]));
+	count = 4;
+	check(w, "delete batch", "bpf_map_delete_batch",
+	      sys_map_batch(BPF_MAP_DELETE_BATCH, hfd, keys, NULL, &count, 0), 0);
+	count = HASH_MAX;
+	check(w, "lookup and delete batch", NULL,
+	      sys_map_batch(BPF_MAP_LOOKUP_AND_DELETE_BATCH, hfd, okeys, ovals, &count, 0),
+	      ENOENT);
+	check_count(w, "lookup and delete batch", "bpf_map_lookup_and_delete_batch", count, 10);
+	/* empty now: -ENOENT with nothing copied, not traced */
+	count = HASH_MAX;
+	check(w, "lookup batch of an empty map", NULL,
+	      sys_map_batch(BPF_MAP_LOOKUP_BATCH, hfd, okeys, ovals, &count, 0), ENOENT);
+	check_count(w, "lookup batch of an empty map", NULL, count, 0);
+}
+
+static void obj_round(struct worker *w, int hfd)
+{
+	char mpath[64], ppath[64], name[16];
+	int fd, pfd, sock;
+	__u32 key = 42;
+	__u64 val;
+
+	snprintf(mpath, sizeof(mpath), BPFFS "/st%c%d_m%d", phase_tag[w->phase], w->id, w->round);
+	snprintf(ppath, sizeof(ppath), BPFFS "/st%c%d_p%d", phase_tag[w->phase], w->id, w->round);
+	snprintf(name, sizeof(name), "st%c%dg", phase_tag[w->phase], w->id);
+
+	check(w, "pin map", "bpf_obj_pin_map", sys_obj_pin(hfd, mpath), 0);
+	check(w, "pin map again", "bpf_obj_pin_map", sys_obj_pin(hfd, mpath), EEXIST);
+	fd = check(w, "get map", "bpf_obj_get_map", sys_obj_get(mpath), 0);
+	check(w, "lookup through the pinned map", "bpf_map_lookup_elem",
+	      sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0), ENOENT);
+	close(fd);
+	check(w, "unlink map", NULL, unlink(mpath), 0);
+
+	pfd = check(w, "prog load", "bpf_prog_load",
+		    sys_prog_load_named(name, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2), 0);
+	if (pfd < 0)
+		return;
+	/* each program loaded is freed in this round: one bpf_prog_put_rcu */
+	count_op(w->phase, "bpf_prog_put_rcu");
+	sock = socket(AF_UNIX, SOCK_DGRAM, 0);
+	check(w, "SO_ATTACH_BPF", "bpf_prog_get_type",
+	      setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &pfd, sizeof(pfd)), 0);
+	close(sock);
+	check(w, "pin prog", "bpf_obj_pin_prog", sys_obj_pin(pfd, ppath), 0);
+	fd = check(w, "get prog", "bpf_obj_get_prog", sys_obj_get(ppath), 0);
+	check(w, "get the unlinked map", "bpf_obj_get_map", sys_obj_get(mpath), ENOENT);
+	close(fd);
+	check(w, "unlink prog", NULL, unlink(ppath), 0);
+	close(pfd);
+}
+
+static int worker_run(int id, enum phase phase, int rounds)
+{
+	struct worker w = { .phase = phase, .id = id, .digest = 0xcbf29ce484222325ULL };
+	char name[16];
+	int hfd, pfd, bfd;
+
+	for (w.round = 0; w.round < rounds; w.round++) {
+		snprintf(name, sizeof(name), "st%c%dh", phase_tag[phase], id);
+		hfd = check(&w, "create hash", "bpf_map_create",
+			    sys_map_create_named(name, BPF_MAP_TYPE_HASH, 4, 8, HASH_MAX, 0), 0);
+		name[strlen(name) - 1] = 'p';
+		pfd = check(&w, "create percpu hash", "bpf_map_create",
+			    sys_map_create_named(name, BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 8, 0), 0);
+		name[strlen(name) - 1] = 'b';
+		bfd = check(&w, "create 64 KiB array", "bpf_map_create",
+			    sys_map_create_named(name, BPF_MAP_TYPE_ARRAY, 4, BIG_VALUE, 2, 0), 0);
+		if (hfd < 0 || pfd < 0 || bfd < 0)
+			return 1;
+		map_round(&w, hfd, pfd, bfd);
+		obj_round(&w, hfd);
+		close(hfd);
+		close(pfd);
+		close(bfd);
+	}
+	sh->digest[phase][id] = w.digest;
+	return w.failed ? 1 : 0;
+}
+
+static void toggle(enum toggle t, int ret)
+{
+	if (ret)
+		sh->toggles_failed[t]++;
+	else
+		sh->toggles_ok[t]++;
+}
+
+/* Reconfigures tracefs under the workers until told to stop. */
+static int toggler_run(void)
+{
+	static const char * const sizes[] = { "8", "64", "16", "256", "32" };
+	unsigned int i;
+
+	for (i = 0; !__atomic_load_n(&sh->stop_toggler, __ATOMIC_ACQUIRE); i++) {
+		switch (i % 5) {
+		case 0:
+			toggle(T_ENABLE, write_file(TRACEFS "/events/bpf/enable", "1"));
+			break;
+		case 1:
+			toggle(T_SET_ONE, write_file(TRACEFS "/set_event",
+						     "bpf:bpf_map_update_elem"));
+			break;
+		case 2:
+			toggle(T_RESIZE, write_file(TRACEFS "/buffer_size_kb",
+						    sizes[(i / 5) % 5]));
+			break;
+		case 3:
+			toggle(T_SET_ALL, write_file(TRACEFS "/set_event", "bpf:*"));
+			break;
+		default:
+			toggle(T_DISABLE, write_file(TRACEFS "/events/bpf/enable", "0"));
+		}
+		sched_yield();
+	}
+	return 0;
+}
+
+/* Counts one trace_pipe line: "COMM-PID [CPU] FLAGS TS: bpf_EVENT: ... name=stP..." */
+static void count_line(const char *line)
+{
+	const char *ev = strstr(line, ": bpf_"), *end, *mark;
+	int p, i;
+
+	if (!ev)
+		return;
+	ev += 2;
+	end = strchr(ev, ':');
+	i = end ? event_index(ev, end - ev) : -1;
+	mark = strstr(line, " name=st");
+	for (p = 0; p < NR_PHASES; p++)
+		if (i >= 0 && mark && mark[8] == phase_tag[p]) {
+			__atomic_fetch_add(&sh->seen[p][i], 1, __ATOMIC_RELAXED);
+			return;
+		}
+	sh->unparsed++;
+	fprintf(stderr, "# not a stress event: %s\n", line);
+}
+
+/* Drains trace_pipe until told to stop and the pipe is empty. */
+static int reader_run(void)
+{
+	static char buf[1 << 16];
+	size_t have = 0;
+	char *nl, *line;
+	ssize_t n;
+	int fd;
+
+	fd = open(TRACEFS "/trace_pipe", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 1;
+	for (;;) {
+		n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return 1;
+		if (n <= 0) {
+			if (__atomic_load_n(&sh->stop_reader, __ATOMIC_ACQUIRE))
+				return 0;
+			usleep(1000);
+			continue;
+		}
+		have += n;
+		buf[have] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			count_line(line);
+		}
+		have -= line - buf;
+		memmove(buf, line, have);
+	}
+}
+
+static pid_t spawn(int (*fn)(void))
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(fn());
+	return pid;
+}
+
+static int wait_clean(pid_t pid, const char *who)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	fprintf(stderr, "# %s (pid %d) did not exit cleanly: status 0x%x\n", who, pid, status);
+	return -1;
+}
+
+static int run_workers(enum phase phase, int rounds)
+{
+	pid_t pids[WORKERS];
+	int i, failed = 0;
+
+	for (i = 0; i < WORKERS; i++) {
+		pids[i] = fork();
+		if (!pids[i])
+			_exit(worker_run(i, phase, rounds));
+	}
+	for (i = 0; i < WORKERS; i++)
+		failed |= wait_clean(pids[i], "worker");
+	return failed;
+}
+
+static unsigned long long total(const unsigned long long *v)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < NR_BPF_EVENTS; i++)
+		sum += v[i];
+	return sum;
+}
+
+static int saved_buffer_kb;
+
+FIXTURE(stress) {
+	bool gate_on;
+};
+
+FIXTURE_SETUP(stress)
+{
+	char buf[64];
+
+	self->gate_on = expect_gate_on();
+	ASSERT_EQ(0, bpffs_ready());
+	ASSERT_NE(NULL, read_into(TRACEFS "/buffer_size_kb", buf, sizeof(buf)));
+	saved_buffer_kb = atoi(buf);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	memset(sh, 0, sizeof(*sh));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	char kb[16];
+
+	write_file(TRACEFS "/tracing_on", "0");
+	write_file(TRACEFS "/set_event", "");
+	snprintf(kb, sizeof(kb), "%d", saved_buffer_kb);
+	write_file(TRACEFS "/buffer_size_kb", kb);
+	write_file(TRACEFS "/trace", "");
+	write_file(TRACEFS "/tracing_on", "1");
+}
+
+TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
+{
+	long long start = now_ns(), overrun;
+	unsigned long long digest = 0xcbf29ce484222325ULL, toggles = 0;
+	pid_t toggler, reader;
+	int p, i, t, waited;
+
+	/* chaos */
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
+	reader = spawn(reader_run);
+	toggler = spawn(toggler_run);
+	/* the workers start once the toggler has been round once */
+	while (!__atomic_load_n(&sh->toggles_ok[T_DISABLE], __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&sh->toggles_failed[T_DISABLE], __ATOMIC_RELAXED))
+		usleep(1000);
+	ASSERT_EQ(0, run_workers(CHAOS, CHAOS_ROUNDS));
+	__atomic_store_n(&sh->stop_toggler, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, wait_clean(toggler, "toggler"));
+	write_file(TRACEFS "/set_event", "");
+	__atomic_store_n(&sh->stop_reader, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, wait_clean(reader, "reader"));
+
+	for (t = 0; t < NR_TOGGLES; t++) {
+		bool bpf_write = t != T_RESIZE;
+
+		TH_LOG("toggler: %s: %llu ok, %llu failed", toggle_name[t],
+		       sh->toggles_ok[t], sh->toggles_failed[t]);
+		ASSERT_LT(0, sh->toggles_ok[t] + sh->toggles_failed[t]);
+		/* on: every write works; off: those naming bpf events fail */
+		if (self->gate_on || !bpf_write) {
+			ASSERT_EQ(0, sh->toggles_failed[t]);
+		} else {
+			ASSERT_EQ(0, sh->toggles_ok[t]);
+		}
+		toggles += sh->toggles_ok[t] + sh->toggles_failed[t];
+	}
+	for (i = 0; i < (int)NR_BPF_EVENTS; i++) {
+		if (sh->seen[CHAOS][i] > sh->ops[CHAOS][i])
+			TH_LOG("chaos: %s: %llu events read for %llu commands", bpf_events[i],
+			       sh->seen[CHAOS][i], sh->ops[CHAOS][i]);
+		ASSERT_LE(sh->seen[CHAOS][i], sh->ops[CHAOS][i]);
+		if (!self->gate_on)
+			ASSERT_EQ(0, sh->seen[CHAOS][i]);
+	}
+	if (self->gate_on)	/* the toggler had the events on for a while */
+		ASSERT_LT(0, total(sh->seen[CHAOS]));
+
+	/* accounting: everything enabled, nothing lost */
+	ASSERT_EQ(0, write_file(TRACEFS "/buffer_size_kb", ACCT_BUFFER_KB));
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(self->gate_on ? 0 : -ENOENT,
+		  write_file(TRACEFS "/events/bpf/enable", "1"));
+	overrun = ring_counter("overrun:");
+	__atomic_store_n(&sh->stop_reader, 0, __ATOMIC_RELEASE);
+	reader = spawn(reader_run);
+	ASSERT_EQ(0, run_workers(ACCT, ACCT_ROUNDS));
+	/* pinned programs are freed after an RCU grace period */
+	for (waited = 0; waited < DRAIN_SECS * 10 &&
+	     total(sh->seen[ACCT]) < (self->gate_on ? total(sh->ops[ACCT]) : 0); waited++)
+		usleep(100000);
+	write_file(TRACEFS "/events/bpf/enable", "0");
+	__atomic_store_n(&sh->stop_reader, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, wait_clean(reader, "reader"));
+	ASSERT_EQ(overrun, ring_counter("overrun:"));
+	for (i = 0; i < (int)NR_BPF_EVENTS; i++) {
+		unsigned long long want = self->gate_on ? sh->ops[ACCT][i] : 0;
+
+		if (sh->seen[ACCT][i] != want)
+			TH_LOG("accounting: %s: %llu events read, want %llu", bpf_events[i],
+			       sh->seen[ACCT][i], want);
+		EXPECT_EQ(want, sh->seen[ACCT][i]);
+	}
+	ASSERT_EQ(0, sh->unparsed);
+
+	for (p = 0; p < NR_PHASES; p++)
+		for (i = 0; i < WORKERS; i++)
+			digest = (digest ^ sh->digest[p][i]) * 0x100000001b3ULL;
+	ksft_print_msg("stress: %d workers x %d+%d rounds, %llu commands, %llu events read (%llu in chaos), %llu tracefs writes, %lld s\n",
+		       WORKERS, CHAOS_ROUNDS, ACCT_ROUNDS, sh->commands,
+		       total(sh->seen[CHAOS]) + total(sh->seen[ACCT]), total(sh->seen[CHAOS]),
+		       toggles,
+		       (now_ns() - start) / 1000000000LL);
+	ksft_print_msg("stress digest: %016llx\n", digest);
+}
+
+TEST_HARNESS_MAIN
