@@ -6,6 +6,10 @@
 # Everything is built under $(OUT), which git ignores.
 
 KVER	?= 6.12
+# make test covers every tree; the debug kernel runs on the first only
+TREES	:= 6.12 6.1
+DEBUG_TREE := 6.12
+LOGS_DEBUG = $(OUT)/logs/$(DEBUG_TREE)
 OUT	?= out
 PATCHES	:= kernel-patches/$(KVER)
 TREE	:= $(OUT)/linux-$(KVER)
@@ -19,12 +23,16 @@ KCONFIG	:= Kconfig.debug
 # base, then what this tree needs beside it (defconfigs/6.1)
 BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
 
-# $(call boot,on|off,MODE[,-SUFFIX]): logs go to $(LOGS)/on|off[-SUFFIX].*
+# $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
-	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(1)
+	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on)
+# $(call tree_results,KVER): results.sh arguments for one tree's logs
+tree_results = $(foreach r,make series bisect zero-cost docs stress on off, \
+		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
+	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
 
-.PHONY: all run test deps tree check-series check-docs bisect-check kernels zero-cost selftests initramfs \
+.PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs bisect-check kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture regen-kconfig-patch export-series clean
 
 all: run
@@ -76,14 +84,39 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-test: check-series check-docs bisect-check kernels zero-cost initramfs
+# One tree: host checks, both kernels booted, every selftest on each.
+test-tree: check-series check-docs bisect-check kernels zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@$(call boot,on,test) || true
 	@$(call boot,off,test) || true
-	@qemu/results.sh series=$(LOGS)/series.out bisect=$(LOGS)/bisect.out \
-		zero-cost=$(LOGS)/zero-cost.out docs=$(LOGS)/docs.out \
-		$(KVER)-on=$(LOGS)/on.out $(KVER)-off=$(LOGS)/off.out \
-		boot-on=$(LOGS)/on.boot boot-off=$(LOGS)/off.boot
+	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
+
+# The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
+# selftest again, with panic_on_warn; its stress results must match.
+debug-kernel: tree
+	@scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug
+
+test-debug: debug-kernel initramfs
+	@rm -f $(LOGS)/debug.out
+	@$(call boot,debug,test) panic_on_warn=1 || true
+	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
+
+# Every tree, the debug kernel on the default tree, then one summary. A
+# tree whose series does not apply or build fails here, by name.
+test:
+	@for k in $(TREES); do \
+		rm -rf $(OUT)/logs/$$k; mkdir -p $(OUT)/logs/$$k; \
+		{ $(MAKE) -s test-tree KVER=$$k || touch $(OUT)/logs/$$k/make.failed; } 2>&1 | \
+			tee $(OUT)/logs/$$k/make.log; \
+		scripts/step-result.sh "make test-tree KVER=$$k" $(OUT)/logs/$$k/make > $(OUT)/logs/$$k/make.out; \
+	done
+	@{ $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
+		tee $(LOGS_DEBUG)/make-debug.log
+	@scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug \
+		> $(LOGS_DEBUG)/make-debug.out
+	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
+		$(foreach r,make-debug debug stress-debug,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # Every event the selftests cause, as the on kernel prints it.
 capture: kernels initramfs

@@ -1,0 +1,19 @@
+#!/bin/sh
+# One KTAP result for a rig step run as
+#   { make STEP || touch PREFIX.failed; } 2>&1 | tee PREFIX.log
+# so that a step that stopped early (a patch that does not apply, a build
+# that fails) is counted, with the line that says why.
+# Usage: step-result.sh NAME PREFIX
+set -eu
+
+name=${1:?usage: step-result.sh NAME PREFIX}
+prefix=${2:?}
+echo "KTAP version 1"
+echo "1..1"
+if [ -e "$prefix.failed" ]; then
+	why=$(grep -E '^(prepare-tree|build-kernel|check-config|boot|make(\[[0-9]+\])?): ' "$prefix.log" |
+	      grep -v 'is up to date' | tail -1)
+	echo "not ok 1 $name: ${why:-failed, see $prefix.log}"
+else
+	echo "ok 1 $name"
+fi
