@@ -92,7 +92,8 @@ test-tree: check-series check-docs bisect-check kernels zero-cost initramfs
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
-# selftest again, with panic_on_warn; its stress results must match.
+# selftest again, with panic_on_warn; its stress results must match; and
+# a might_sleep() put into an event must make it fail (the canary).
 debug-kernel: tree
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug
 
@@ -100,6 +101,8 @@ test-debug: debug-kernel initramfs
 	@rm -f $(LOGS)/debug.out
 	@$(call boot,debug,test) panic_on_warn=1 || true
 	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
+	@scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
+		$(BASECFG) defconfigs/on defconfigs/debug > $(LOGS)/canary.out
 
 # Every tree, the debug kernel on the default tree, then one summary. A
 # tree whose series does not apply or build fails here, by name.
@@ -115,7 +118,7 @@ test:
 	@scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug \
 		> $(LOGS_DEBUG)/make-debug.out
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,make-debug debug stress-debug,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # Every event the selftests cause, as the on kernel prints it.

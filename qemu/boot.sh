@@ -72,8 +72,12 @@ fail() {
 # Any of these in the console fails the run, whatever the tests said.
 splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:'
 if grep -Eq "$splat" "$console"; then
-	grep -En "$splat" "$console" | head -20 >&2
-	fail "kernel splat in the guest log"
+	# the first report whole (its call trace), then every report's line
+	first=$(grep -En "$splat" "$console" | head -1 | cut -d: -f1)
+	sed -n "$first,$((first + 40))p" "$console" >&2
+	echo "boot: $name: every report line:" >&2
+	grep -En "$splat" "$console" | grep -v 'Call Trace:' | head -20 >&2
+	fail "kernel splat in the guest log: $(sed -n "${first}s/^\[[ 0-9.]*\] //p" "$console")"
 fi
 grep -q 'rig: guest done' "$console" || fail "init did not finish"
 version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)

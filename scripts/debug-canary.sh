@@ -1,0 +1,48 @@
+#!/bin/sh
+# Proves that the debug kernel catches an event that sleeps: puts a
+# might_sleep() into bpf_map_create's TP_fast_assign, builds the debug
+# kernel, boots it with the selftests, and passes only if the boot fails
+# on "BUG: sleeping function called from invalid context" in that event.
+# The tree is put back and the debug kernel rebuilt from it, whatever
+# happens. Prints one KTAP result.
+# Usage: debug-canary.sh TREE BUILDDIR INITRAMFS LOGDIR FRAGMENT...
+set -eu
+
+tree=${1:?usage: debug-canary.sh TREE BUILDDIR INITRAMFS LOGDIR FRAGMENT...}
+build=${2:?}
+initrd=${3:?}
+logdir=${4:?}
+shift 4
+here=$(cd "$(dirname "$0")" && pwd)
+header=include/trace/events/bpf.h
+name="debug kernel fails on might_sleep() in bpf_map_create's assignment"
+
+echo "KTAP version 1"
+echo "1..1"
+restore() {
+	git -C "$tree" checkout -q -- "$header"
+	"$here/build-kernel.sh" "$tree" "$build" "$@" >/dev/null
+}
+trap 'restore "$@"' EXIT
+
+# the first statement of the assignment of the one event that has its own
+awk '/^TRACE_EVENT_BPF\(bpf_map_create,/ { ev = 1 }
+     ev && /TP_fast_assign\(/ { print; print "\t\tmight_sleep();"; ev = 0; next }
+     { print }' "$tree/$header" > "$tree/$header.canary"
+mv "$tree/$header.canary" "$tree/$header"
+grep -q 'might_sleep' "$tree/$header" || { echo "not ok 1 $name: could not insert it"; exit 0; }
+
+if ! log=$("$here/build-kernel.sh" "$tree" "$build" "$@" 2>&1); then
+	echo "not ok 1 $name: the canary kernel does not build: $(echo "$log" | tail -1)"
+	exit 0
+fi
+if ACCEL=${ACCEL:-tcg} "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
+	"$initrd" "$logdir" debug-canary RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on \
+	panic_on_warn=1 >/dev/null 2>&1; then
+	echo "not ok 1 $name: the boot passed"
+elif grep -q 'BUG: sleeping function called from invalid context' "$logdir/debug-canary.console.log" &&
+     grep -q 'trace_event_raw_event_bpf_map_create' "$logdir/debug-canary.console.log"; then
+	echo "ok 1 $name"
+else
+	echo "not ok 1 $name: the boot failed otherwise: $(sed -n '3p' "$logdir/debug-canary.boot")"
+fi
