@@ -16,6 +16,9 @@ for run in "$@"; do
 			if (plan >= 0 && seen < plan)
 				printf "%s: not ok %d planned, %d reported (a test died?)\n", name, plan, seen
 		}
+		{ sub(/\r$/, "") }
+		# 6.1'"'"'s harness prints "ok N # SKIP reason" without the name
+		/^# +RUN +/ { run = $3 }
 		/^(K?TAP version)/ { flush(); plan = -1; seen = 0; failed = 0; blocks++; next }
 		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
 		/^(not )?ok [0-9]+ / {
@@ -25,6 +28,7 @@ for run in "$@"; do
 			if ($1 == "not") { failed++; printf "%s: not ok %s\n", name, line; next }
 			if (line ~ /# *[Ss][Kk][Ii][Pp]/) {
 				test = line; sub(/ *# *[Ss][Kk][Ii][Pp].*/, "", test)
+				if (test == "") test = run
 				reason = line; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", reason)
 				printf "%s: skip %s (%s)\n", name, test, reason
 				next
