@@ -1332,10 +1332,10 @@ static int count_report_lines(const char *report, const char *name, const char *
 
 TEST(trace_cmd_record)
 {
-	char cmd[PATH_MAX * 2], line[LINE_MAX_LEN];
+	char cmd[PATH_MAX * 2], line[LINE_MAX_LEN], rec_log[4096];
 	const char *report;
+	int n = 0, got, bad = 0;
 	FILE *want;
-	int n = 0;
 
 	if (system("trace-cmd -h >/dev/null 2>&1") == 127 << 8)
 		SKIP(return, "trace-cmd is not installed");
@@ -1360,10 +1360,15 @@ TEST(trace_cmd_record)
 
 		line[strcspn(line, "\n")] = '\0';
 		fields[-2] = '\0';	/* "name: fields" -> "name", "fields" */
-		EXPECT_EQ(1, count_report_lines(report, line, fields))
+		got = count_report_lines(report, line, fields);
+		EXPECT_EQ(1, got)
 			TH_LOG("want once in report: %s: %s\n%s", line, fields, report);
+		bad |= got != 1;
 		n++;
 	}
+	if (bad)	/* what trace-cmd said while recording */
+		TH_LOG("trace-cmd record:\n%s",
+		       read_into("/tmp/tp_test.log", rec_log, sizeof(rec_log)));
 	fclose(want);
 	ASSERT_EQ(5, n);
 }
