@@ -11,8 +11,10 @@ prefix=${2:?}
 echo "KTAP version 1"
 echo "1..1"
 if [ -e "$prefix.failed" ]; then
-	why=$(grep -E '^(prepare-tree|build-kernel|check-config|boot|make(\[[0-9]+\])?): ' "$prefix.log" |
-	      grep -v 'is up to date' | tail -1)
+	# the rig's own last word, else make's
+	why=$(grep -E '^(deps|prepare-tree|build-kernel|check-config|boot): ' "$prefix.log" |
+	      grep -Ev 'is up to date|: applied |extracting|resetting|in [0-9]+ s' | tail -1)
+	[ -n "$why" ] || why=$(grep -E '^make(\[[0-9]+\])?: ' "$prefix.log" | tail -1)
 	echo "not ok 1 $name: ${why:-failed, see $prefix.log}"
 else
 	echo "ok 1 $name"
