@@ -1,7 +1,10 @@
 # Build, boot and test rig for CONFIG_BPF_LOW_LEVEL_TRACEPOINTS.
 #
 #   make run    build both kernels, boot the on kernel, show bpf:* events
-#   make test   check the series, build and boot both kernels, run all tests
+#   make test   for each tree (6.12, 6.1): check the series, build and boot
+#               both kernels, run all tests; then the debug kernel of 6.12
+#
+# Every target takes KVER=6.12 (default) or KVER=6.1.
 #
 # Everything is built under $(OUT), which git ignores.
 
