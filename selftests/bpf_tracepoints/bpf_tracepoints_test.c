@@ -1162,6 +1162,19 @@ TEST(xdp_exception)
 }
 
 /*
+ * The first three events of both workloads: an 8-byte array map of 256,
+ * a socket filter, and its SO_ATTACH_BPF, as the on kernel prints them.
+ */
+static void write_setup_events(FILE *f, const struct map_desc *m, int map_fd,
+			       const struct prog_desc *p, int prog_fd)
+{
+	fprintf(f, "bpf_map_create: %s key=4 val=8 max=256 flags=0 %s\n", map_head(m, map_fd), map_tail(m));
+	fprintf(f, "bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s\n",
+		p->tag, prog_fd, p->id, p->name);
+	fprintf(f, "bpf_prog_get_type: %s\n", prog_line(p));
+}
+
+/*
  * The workload of trace_cmd_record (and of perf and tracefs demos): a map,
  * a program attached to a socket, an update and a lookup, every line the
  * events must print written to @out.
@@ -1186,10 +1199,7 @@ static int workload(const char *out)
 	f = fopen(out, "w");
 	if (!f)
 		return 1;
-	fprintf(f, "bpf_map_create: %s key=4 val=8 max=256 flags=0 %s\n", map_head(&m, map_fd), map_tail(&m));
-	fprintf(f, "bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s\n",
-		p.tag, prog_fd, p.id, p.name);
-	fprintf(f, "bpf_prog_get_type: %s\n", prog_line(&p));
+	write_setup_events(f, &m, map_fd, &p, prog_fd);
 	fprintf(f, "bpf_map_update_elem: %s key=[%s] val=[%s] %s\n",
 		map_head(&m, map_fd), hex(&key, 4), hex(&val, 8), map_tail(&m));
 	fprintf(f, "bpf_map_lookup_elem: %s key=[%s] val=[%s] %s\n",
@@ -1289,10 +1299,7 @@ static int sock_example(int secs, const char *out)
 	f = fopen(out, "w");
 	if (!f)
 		return 1;
-	fprintf(f, "bpf_map_create: %s key=4 val=8 max=256 flags=0 %s\n", map_head(&m, map_fd), map_tail(&m));
-	fprintf(f, "bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s\n",
-		p.tag, prog_fd, p.id, p.name);
-	fprintf(f, "bpf_prog_get_type: %s\n", prog_line(&p));
+	write_setup_events(f, &m, map_fd, &p, prog_fd);
 	for (i = 0; i < 3; i++)
 		fprintf(f, "%s\n", lookups[i]);
 	fprintf(f, "%s\n", update);
