@@ -565,8 +565,8 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 	for (p = 0; p < NR_PHASES; p++)
 		for (i = 0; i < WORKERS; i++)
 			digest = (digest ^ sh->digest[p][i]) * 0x100000001b3ULL;
-	ksft_print_msg("stress: %d workers x %d+%d rounds, %llu commands, %llu events read (%llu in chaos), %llu tracefs writes, %lld s\n",
-		       WORKERS, CHAOS_ROUNDS, ACCT_ROUNDS, sh->commands,
+	ksft_print_msg("stress: %d workers x %d+%d rounds on %ld CPUs, %llu commands, %llu events read (%llu in chaos), %llu tracefs writes, %lld s\n",
+		       WORKERS, CHAOS_ROUNDS, ACCT_ROUNDS, sysconf(_SC_NPROCESSORS_ONLN), sh->commands,
 		       total(sh->seen[CHAOS]) + total(sh->seen[ACCT]), total(sh->seen[CHAOS]),
 		       toggles,
 		       (now_ns() - start) / 1000000000LL);
