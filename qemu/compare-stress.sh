@@ -7,6 +7,7 @@ set -eu
 
 name=${1:?usage: compare-stress.sh NAME FILE...}
 shift
+. "$(dirname "$0")/../scripts/ktap.sh"
 echo "KTAP version 1"
 echo "1..1"
 digests=
@@ -16,7 +17,7 @@ for f in "$@"; do
 done
 if [ "$(echo "$digests" | tr ' ' '\n' | sed -n 's/.*=//p' | sort -u | wc -l)" = 1 ] &&
    ! echo "$digests" | grep -q '=none'; then
-	echo "ok 1 $name: stress syscall results agree:$digests"
+	result OK "$name: stress syscall results agree:$digests"
 else
-	echo "not ok 1 $name: stress syscall results differ:$digests"
+	result FAIL "$name: stress syscall results differ:$digests"
 fi

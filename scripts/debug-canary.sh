@@ -15,6 +15,7 @@ logdir=${4:?}
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 header=include/trace/events/bpf.h
+. "$here/ktap.sh"
 name="debug kernel fails on might_sleep() in bpf_map_create's assignment"
 
 echo "KTAP version 1"
@@ -30,19 +31,19 @@ awk '/^TRACE_EVENT_BPF\(bpf_map_create,/ { ev = 1 }
      ev && /TP_fast_assign\(/ { print; print "\t\tmight_sleep();"; ev = 0; next }
      { print }' "$tree/$header" > "$tree/$header.canary"
 mv "$tree/$header.canary" "$tree/$header"
-grep -q 'might_sleep' "$tree/$header" || { echo "not ok 1 $name: could not insert it"; exit 0; }
+grep -q 'might_sleep' "$tree/$header" || { result FAIL "$name: could not insert it"; exit 0; }
 
 if ! log=$("$here/build-kernel.sh" "$tree" "$build" "$@" 2>&1); then
-	echo "not ok 1 $name: the canary kernel does not build: $(echo "$log" | tail -1)"
+	result FAIL "$name: the canary kernel does not build: $(echo "$log" | tail -1)"
 	exit 0
 fi
 if ACCEL=${ACCEL:-tcg} "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
 	"$initrd" "$logdir" debug-canary RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on \
 	panic_on_warn=1 >/dev/null 2>&1; then
-	echo "not ok 1 $name: the boot passed"
+	result FAIL "$name: the boot passed"
 elif grep -q 'BUG: sleeping function called from invalid context' "$logdir/debug-canary.console.log" &&
      grep -q 'trace_event_raw_event_bpf_map_create' "$logdir/debug-canary.console.log"; then
-	echo "ok 1 $name"
+	result OK "$name"
 else
-	echo "not ok 1 $name: the boot failed otherwise: $(sed -n '3p' "$logdir/debug-canary.boot")"
+	result FAIL "$name: the boot failed otherwise: $(sed -n '3p' "$logdir/debug-canary.boot")"
 fi

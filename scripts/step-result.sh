@@ -8,6 +8,7 @@ set -eu
 
 name=${1:?usage: step-result.sh NAME PREFIX}
 prefix=${2:?}
+. "$(dirname "$0")/ktap.sh"
 echo "KTAP version 1"
 echo "1..1"
 if [ -e "$prefix.failed" ]; then
@@ -15,7 +16,7 @@ if [ -e "$prefix.failed" ]; then
 	why=$(grep -E '^(deps|prepare-tree|build-kernel|check-config|boot): ' "$prefix.log" |
 	      grep -Ev 'is up to date|: applied |extracting|resetting|in [0-9]+ s' | tail -1)
 	[ -n "$why" ] || why=$(grep -E '^make(\[[0-9]+\])?: ' "$prefix.log" | tail -1)
-	echo "not ok 1 $name: ${why:-failed, see $prefix.log}"
+	result FAIL "$name: ${why:-failed, see $prefix.log}"
 else
-	echo "ok 1 $name"
+	result OK "$name"
 fi
