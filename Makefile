@@ -21,7 +21,8 @@ LOGS	:= $(OUT)/logs/$(KVER)
 INITRD	:= $(OUT)/initramfs-$(KVER).cpio
 TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test \
 	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_stress \
-	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench
+	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench \
+	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_hammer
 KCONFIG	:= Kconfig.debug
 # base, then what this tree needs beside it (defconfigs/6.1)
 BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
@@ -34,39 +35,56 @@ tree_results = $(foreach r,make series bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
+# Host-side results are kept by their inputs (scripts/cached.sh, the walk)
+CACHE	:= $(OUT)/cache/$(KVER)
+# $(call timed,LABEL,COMMAND): COMMAND, then how long it took (to stderr
+# and $(TIMES), which make test prints at the end)
+TIMES	:= $(OUT)/logs/times
+timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
+# One KVM probe per make test: where KVM hangs, every later boot of the
+# run goes straight to TCG (qemu/boot.sh)
+PROBE	:= $(abspath $(OUT)/logs/kvm-probe)
 
-.PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs bisect-check kernels zero-cost selftests initramfs \
-	boot-on boot-off bench capture regen-kconfig-patch export-series clean
+.PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
+	boot-on boot-off bench capture repro-int3 regen-kconfig-patch export-series clean
 
 all: run
 
 deps:
-	@scripts/deps.sh $(KVER)
+	@$(call timed,packages,scripts/deps.sh $(KVER))
 
 tree: deps
-	@scripts/prepare-tree.sh $(KVER) $(PATCHES) $(TREE)
+	@$(call timed,tree,scripts/prepare-tree.sh $(KVER) $(PATCHES) $(TREE))
 
 check-series: tree
 	@mkdir -p $(LOGS)
-	@scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG) > $(LOGS)/series.out || true
+	@$(call timed,series,scripts/cached.sh $(CACHE) series $(LOGS)/series.out \
+		"$(PATCHES) $(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-series.sh scripts/ktap.sh" \
+		scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG))
 
 check-docs: tree
 	@mkdir -p $(LOGS)
-	@scripts/check-docs.sh $(TREE) $(KCONFIG) > $(LOGS)/docs.out || true
+	@$(call timed,docs,scripts/cached.sh $(CACHE) docs $(LOGS)/docs.out \
+		"$(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-docs.sh scripts/ktap.sh" \
+		scripts/check-docs.sh $(TREE) $(KCONFIG))
 
-# Every patch but the last, built in both configs; the last is 'kernels'.
-bisect-check: tree
+# Bisectability and the kernels in one walk: the unpatched tree (off, the
+# zero-cost baseline), then every prefix of the series, off and on, in
+# the same two warm build trees; the last prefix is the on and off kernels.
+walk: tree
 	@mkdir -p $(LOGS)
-	@scripts/bisect-check.sh $(TREE) $(BUILD) on off > $(LOGS)/bisect.out || true
+	@$(call timed,walk (bisect + kernels),scripts/walk-series.sh $(TREE) $(BUILD) $(CACHE)/walk \
+		defconfigs/on defconfigs/off $(BASECFG)) > $(LOGS)/bisect.out || true
 
+# The kernels alone, for run, bench and capture (make test walks instead).
 kernels: tree
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-on $(BASECFG) defconfigs/on
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-off $(BASECFG) defconfigs/off
 
 # The off kernel against the unpatched tree: bytes, sections, symbols.
-zero-cost: kernels
+zero-cost: walk
 	@mkdir -p $(LOGS)
-	@scripts/zero-cost-check.sh $(TREE) $(BUILD) > $(LOGS)/zero-cost.out || true
+	@$(call timed,zero-cost,scripts/zero-cost-check.sh $(TREE) $(BUILD)) > $(LOGS)/zero-cost.out || true
 
 # Built with the kernel tree's own kselftest Makefile, as a drop-in.
 selftests: tree
@@ -88,41 +106,48 @@ run: kernels initramfs
 	@cat $(LOGS)/on.out
 
 # One tree: host checks, both kernels booted, every selftest on each.
-test-tree: check-series check-docs bisect-check kernels zero-cost initramfs
+test-tree: check-series check-docs walk zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
-	@$(call boot,on,test) || true
-	@$(call boot,off,test) || true
+	@$(call timed,boot on,$(call boot,on,test)) || true
+	@$(call timed,boot off,$(call boot,off,test)) || true
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
 # selftest again, with panic_on_warn; its stress results must match; and
 # a might_sleep() put into an event must make it fail (the canary).
 debug-kernel: tree
-	@scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug
+	@$(call timed,debug kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug)
 
+# The canary rebuilds the debug kernel twice: its result is kept by the
+# series, the fragments and the rig (a change to any runs it again).
 test-debug: debug-kernel initramfs
 	@rm -f $(LOGS)/debug.out
-	@$(call boot,debug,test) panic_on_warn=1 || true
+	@$(call timed,boot debug,$(call boot,debug,test) panic_on_warn=1) || true
 	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
-	@scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
-		$(BASECFG) defconfigs/on defconfigs/debug > $(LOGS)/canary.out
+	@$(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
+		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
+		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
+		$(BASECFG) defconfigs/on defconfigs/debug)
 
 # Every tree, the debug kernel on the default tree, then one summary. A
 # tree whose series does not apply or build fails here, by name.
 test:
+	@rm -f $(TIMES) $(PROBE); mkdir -p $(OUT)/logs
 	@for k in $(TREES); do \
 		rm -rf $(OUT)/logs/$$k; mkdir -p $(OUT)/logs/$$k; \
-		{ $(MAKE) -s test-tree KVER=$$k || touch $(OUT)/logs/$$k/make.failed; } 2>&1 | \
+		{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$$k || touch $(OUT)/logs/$$k/make.failed; } 2>&1 | \
 			tee $(OUT)/logs/$$k/make.log; \
 		scripts/step-result.sh "make test-tree KVER=$$k" $(OUT)/logs/$$k/make > $(OUT)/logs/$$k/make.out; \
 	done
-	@{ $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
+	@{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
 		tee $(LOGS_DEBUG)/make-debug.log
 	@scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug \
 		> $(LOGS_DEBUG)/make-debug.out
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
-		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
+		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot \
+		|| { scripts/times.sh $(TIMES); exit 1; }
+	@scripts/times.sh $(TIMES)
 
 # Every event the selftests cause, as the on kernel prints it.
 capture: kernels initramfs
@@ -134,6 +159,19 @@ bench: kernels initramfs
 	@$(icount) $(call boot,off,bench,-bench)
 	@$(icount) $(call boot,on,bench,-bench)
 	@qemu/bench-report.sh $(LOGS) $(BUILD) $(TREE)
+
+# The int3 Oops reproducer (docs/int3-oops.md): RUNS boots of the
+# KERNEL (on or debug) while the guest flips TOGGLE (bpf, kmalloc or
+# kprobe) for STORM_SECS seconds under load on both CPUs, with QEMU's
+# TCG_THREAD (multi or single); prints how many runs oopsed.
+KERNEL	?= on
+RUNS	?= 3
+TOGGLE	?= bpf
+STORM_SECS ?= 20
+TCG_THREAD ?= multi
+repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
+	@TCG_THREAD=$(TCG_THREAD) qemu/repro-int3.sh $(BUILD)-$(KERNEL)/arch/x86/boot/bzImage \
+		$(INITRD) $(LOGS)/repro $(KVER)-$(KERNEL) $(RUNS) $(TOGGLE) $(STORM_SECS)
 
 # Both write the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Configures (tinyconfig + fragments), checks and builds one kernel.
 # Usage: build-kernel.sh TREE BUILDDIR FRAGMENT...
+# BUILD_TARGET=vmlinux builds (and links) without the compressed image.
 set -eu
 
 tree=$(cd "${1:?usage: build-kernel.sh TREE BUILDDIR FRAGMENT...}" && pwd)
@@ -17,19 +18,31 @@ export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
 export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
 kmake() { make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
-# Keep the old .config (and its mtime) when nothing changed: no rebuild.
-[ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.old-rig"
-kmake tinyconfig >/dev/null
-"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$@" >/dev/null
-kmake olddefconfig
-if [ -f "$build/.config.old-rig" ] && cmp -s "$build/.config" "$build/.config.old-rig"; then
-	mv "$build/.config.old-rig" "$build/.config"
+# Making the config costs 20 s: it is made again only when the fragments
+# changed or a Kconfig file or config fragment of the tree is newer than
+# the last one made (a checkout, an edit).
+stamp=$build/.config-rig
+want="$(cat "$@" | sha256sum | cut -c1-16) $*"
+if [ -f "$build/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
+   [ -z "$(find "$tree" -path "$tree/.git" -prune -o \( -name 'Kconfig*' -o -name '*.config' \) \
+	   -newer "$stamp" -print -quit)" ]; then
+	:
+else
+	# Keep the old .config (and its mtime) when nothing changed: no rebuild.
+	[ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.old-rig"
+	kmake tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$@" >/dev/null
+	kmake olddefconfig
+	if [ -f "$build/.config.old-rig" ] && cmp -s "$build/.config" "$build/.config.old-rig"; then
+		mv "$build/.config.old-rig" "$build/.config"
+	fi
+	rm -f "$build/.config.old-rig"
+	echo "$want" > "$stamp"
 fi
-rm -f "$build/.config.old-rig"
 "$here/check-config.sh" "$build/.config" "$@"
 
 start=$(date +%s)
-if ! kmake -j"$(nproc)" bzImage > "$build/build.log" 2>&1; then
+if ! kmake -j"$(nproc)" "${BUILD_TARGET:-bzImage}" > "$build/build.log" 2>&1; then
 	tail -40 "$build/build.log" >&2
 	echo "build-kernel: build failed in $build, full log: $build/build.log" >&2
 	exit 1

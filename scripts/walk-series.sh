@@ -1,0 +1,107 @@
+#!/bin/bash
+# Builds the series as a bisect would meet it, in two output trees that
+# stay warm: every prefix (each patch with those before it) with the
+# option off and on, oldest first, so that each checkout changes only what
+# one patch changed and each build recompiles only that, plus one link.
+# The walk starts at the unpatched tree, built with the off config (the
+# zero-cost baseline, kept as BUILDPREFIX-baseline/vmlinux), and ends at
+# the full series, which is the on and off kernels the guests boot.
+#
+# A prefix's result is cached by what it was built from: the source tree
+# at that commit, the fragments, the build scripts and the compiler. An
+# unchanged prefix is not built again; a patch that changed rebuilds from
+# there on. A patch that touches only Documentation/ or tools/ leaves the
+# kernel as the prefix before built it: its result is that one's.
+#
+# Prints KTAP, one result per prefix and config; a failure names the
+# patch and the config, with the build log's tail. Progress goes to stderr.
+# Usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON-FRAGMENT OFF-FRAGMENT BASE-FRAGMENT...
+set -euo pipefail
+
+tree=${1:?usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON OFF BASE...}
+prefix=${2:?} cachedir=${3:?} on=${4:?} off=${5:?}
+shift 5
+basefrags=("$@")
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ktap.sh"
+mkdir -p "$cachedir"
+
+commits=$(git -C "$tree" rev-list --reverse base..HEAD)
+last=$(git -C "$tree" rev-parse HEAD)
+home=$(git -C "$tree" symbolic-ref -q --short HEAD || echo "$last")
+trap 'git -C "$tree" checkout -q "$home"' EXIT
+
+# what a build's result depends on, besides the source tree
+recipe=$(cat "$@" "$on" "$off" "$here/build-kernel.sh" "$here/check-config.sh" | sha256sum)
+recipe="$recipe $(gcc --version | head -1)"
+key() {	# key COMMIT CONFIG
+	printf '%s %s %s\n' "$(git -C "$tree" rev-parse "$1^{tree}")" "$2" "$recipe" |
+		sha256sum | cut -c1-16
+}
+
+# build COMMIT CONFIG TARGET: checks the tree out at COMMIT (when it is not
+# there) and builds TARGET into BUILDPREFIX-CONFIG; the log's tail on failure
+build() {
+	local frag=$on start
+	[ "$2" = on ] || frag=$off
+	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
+	start=$(date +%s)
+	if log=$(BUILD_TARGET=$3 "$here/build-kernel.sh" "$tree" "$prefix-$2" "${basefrags[@]}" "$frag" 2>&1); then
+		echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 built in $(($(date +%s) - start)) s" >&2
+		return 0
+	fi
+	echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 FAILED" >&2
+	echo "$log" | tail -20
+	return 1
+}
+
+echo "KTAP version 1"
+echo "1..$((1 + $(echo "$commits" | wc -l) * 2))"
+
+# the unpatched tree: the baseline of the zero-cost check
+base=$(git -C "$tree" rev-parse base)
+k=$(key "$base" off)
+if [ -f "$prefix-baseline/vmlinux" ] && [ "$(cat "$prefix-baseline/key" 2>/dev/null)" = "$k" ]; then
+	result OK "unpatched tree builds with the off config (cached)"
+elif log=$(build "$base" off vmlinux); then
+	mkdir -p "$prefix-baseline"
+	cp "$prefix-off/vmlinux" "$prefix-baseline/vmlinux"
+	echo "$k" > "$prefix-baseline/key"
+	result OK "unpatched tree builds with the off config"
+else
+	result FAIL "unpatched tree builds with the off config" "$log"
+fi
+
+declare -A verdict	# per config: the last prefix's result
+n=0
+for c in $commits; do
+	n=$((n + 1))
+	subject=$(git -C "$tree" log -1 --format=%s "$c")
+	code=$(git -C "$tree" diff --name-only "$c~1" "$c" | grep -Ev '^(Documentation|tools)/' || true)
+	for config in off on; do
+		name="builds $config at $n: $subject"
+		k=$(key "$c" "$config")
+		if [ "$c" = "$last" ]; then
+			# the kernels the guests boot: always made, a no-op when current
+			if log=$(build "$c" "$config" bzImage); then
+				result OK "$name"
+				verdict[$config]=OK
+			else
+				result FAIL "$name" "$log"
+				verdict[$config]=FAIL
+			fi
+		elif [ -f "$cachedir/$k" ]; then
+			result OK "$name (cached)"
+			verdict[$config]=OK
+		elif [ -z "$code" ] && [ -n "${verdict[$config]:-}" ]; then
+			result "${verdict[$config]}" "$name (no kernel code: as the prefix before)"
+		elif log=$(build "$c" "$config" vmlinux); then
+			result OK "$name"
+			verdict[$config]=OK
+			echo "$name" > "$cachedir/$k"
+		else
+			result FAIL "$name" "$log"
+			verdict[$config]=FAIL
+		fi
+	done
+done
