@@ -3,7 +3,13 @@
 # NAME.console.log (kernel console) and NAME.out (what init reports).
 # KVM is tried only where it works: no kernel banner within KVM_PROBE_SECS
 # and the guest is killed and booted again under TCG. Every boot is bounded
-# by BOOT_TIMEOUT. A hang, a panic or a kernel splat fails the boot.
+# by BOOT_TIMEOUT. A hang, a panic, a kernel splat, or a guest that sees
+# fewer CPUs than the SMP it was given fails the boot. TCG runs its vCPUs
+# in one host thread (TCG_THREAD=single): multi-threaded TCG breaks the
+# kernel's live code patching across vCPUs (docs/int3-oops.md).
+# KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots of
+# the same run. QEMU names another qemu-system-x86_64 (with QEMU_EXTRA
+# for its firmware, -L DIR), for asking the same of a newer QEMU.
 # The verdict is also written as KTAP to NAME.boot for results.sh.
 # Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
 set -eu
@@ -14,6 +20,7 @@ logdir=${3:?}
 name=${4:?}
 shift 4
 : "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
+: "${SMP:=2}" "${TCG_THREAD:=single}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
 
 mkdir -p "$logdir"
 rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log"
@@ -24,9 +31,9 @@ qemu() {
 	rm -f "$console" "$out"
 	echo "+ qemu -accel $1" >> "$logdir/$name.qemu.log"
 	# shellcheck disable=SC2086
-	exec timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$1" \
+	exec timeout -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$1" \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-m 1G -smp 2 $QEMU_EXTRA \
+		-m 1G -smp "$SMP" $QEMU_EXTRA \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" \
 		-serial "file:$console" -serial "file:$out" 2>>"$logdir/$name.qemu.log"
@@ -35,6 +42,10 @@ qemu() {
 start=$(date +%s)
 accel=tcg
 rc=0
+if [ -n "$KVM_PROBE_FILE" ] && [ -f "$KVM_PROBE_FILE" ] && [ "$ACCEL" != tcg ]; then
+	echo "boot: $name: $(cat "$KVM_PROBE_FILE"), using TCG"
+	ACCEL=tcg
+fi
 if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 	(qemu kvm "$@") &
 	pid=$!
@@ -51,10 +62,13 @@ if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		echo "boot: $name: no kernel banner under KVM within $KVM_PROBE_SECS s, falling back to TCG"
+		[ -z "$KVM_PROBE_FILE" ] ||
+			echo "KVM gave no kernel banner within $KVM_PROBE_SECS s when probed at $(date +%T)" > "$KVM_PROBE_FILE"
 	fi
 fi
 if [ "$accel" = tcg ]; then
-	(qemu tcg "$@") || rc=$?
+	accel=tcg,thread=$TCG_THREAD
+	(qemu "$accel" "$@") || rc=$?
 fi
 secs=$(($(date +%s) - start))
 
@@ -80,7 +94,9 @@ if grep -Eq "$splat" "$console"; then
 	fail "kernel splat in the guest log: $(sed -n "${first}s/^\[[ 0-9.]*\] //p" "$console")"
 fi
 grep -q 'rig: guest done' "$console" || fail "init did not finish"
+cpus=$(sed -n 's/.*rig: \([0-9]*\) CPUs online.*/\1/p' "$console" | head -1)
+[ "$cpus" = "$SMP" ] || fail "the guest sees ${cpus:-no} CPUs, QEMU gave it $SMP ($accel)"
 version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)
-echo "boot: $name: $version under $accel, $secs s"
-verdict ok "boot $name: $version under $accel, no splat"
+echo "boot: $name: $version under $accel, $cpus CPUs, $secs s"
+verdict ok "boot $name: $version under $accel, $cpus CPUs, no splat"
 echo "$secs" > "$logdir/$name.seconds"

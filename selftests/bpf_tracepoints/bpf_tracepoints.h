@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,16 @@ static inline bool expect_gate_on(void)
 		return gate == GATE_ON;
 	fprintf(stderr, "# neither BPF_TRACEPOINTS_EXPECT nor /proc/config.gz: inferring from tracefs\n");
 	return path_exists(TRACEFS "/events/bpf/bpf_map_create");
+}
+
+/* Runs the calling thread on @cpu alone (callers define _GNU_SOURCE). */
+static inline int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static inline int write_file(const char *path, const char *val)

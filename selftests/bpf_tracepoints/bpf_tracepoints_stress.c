@@ -21,10 +21,21 @@
  * event is read and the toggler's writes to the bpf events fail. Every
  * result, but no fd or id, goes into a digest printed as "# stress digest:"
  * so that the host can check that on, off and debug kernels agree.
+ *
+ * Three more tests need two online CPUs (they SKIP, saying so, on one) and
+ * pin their processes or threads to CPU 0 and CPU 1 with sched_setaffinity:
+ * - two_cpus_accounting: each CPU updates and looks up a map of its own,
+ *   at the same time; every command gives one event, in that CPU's buffer;
+ * - two_cpus_toggle_storm: CPU 0 reconfigures tracefs while CPU 1 issues
+ *   bpf(2) commands, whose results go into "# storm digest:";
+ * - two_cpus_close_races: CPU 1 closes the fds that CPU 0 gets from
+ *   creating, loading, pinning and getting maps and programs, with every
+ *   bpf event on (the events read the object after its fd exists).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,15 +55,19 @@
 #define BIG_VALUE	65536
 #define HASH_MAX	64
 #define ACCT_BUFFER_KB	"4096"
+#define PAIR_BUFFER_KB	"8192"	/* per CPU: 2 * PAIR_OPS records of about 90 bytes */
 #define DRAIN_SECS	20	/* for RCU-deferred bpf_prog_put_rcu events */
+#define STORM_ROUNDS	400	/* hammer rounds under the two-CPU toggler */
+#define RACE_ROUNDS	300	/* create, load, pin and get rounds under the closer */
+#define PAIR_OPS	20000	/* update + lookup pairs per CPU: many vCPU switches */
 
 enum phase { CHAOS, ACCT, NR_PHASES };
 static const char phase_tag[NR_PHASES] = { 'c', 'a' };
 
-enum toggle { T_ENABLE, T_DISABLE, T_SET_ONE, T_SET_ALL, T_RESIZE, NR_TOGGLES };
+enum toggle { T_ENABLE, T_DISABLE, T_SET_ONE, T_SET_ALL, T_RESIZE, T_SINGLE, NR_TOGGLES };
 static const char * const toggle_name[NR_TOGGLES] = {
 	"events/bpf/enable=1", "events/bpf/enable=0", "set_event one",
-	"set_event bpf:*", "buffer_size_kb",
+	"set_event bpf:*", "buffer_size_kb", "one event's enable",
 };
 
 /* Shared between the test and the processes it forks. */
@@ -64,6 +79,10 @@ struct shared {
 	unsigned long long commands, toggles_ok[NR_TOGGLES], toggles_failed[NR_TOGGLES];
 	unsigned long long digest[NR_PHASES][WORKERS];
 	unsigned long long unparsed;
+	/* the two-CPU tests */
+	int ready, pair_failed[2];
+	long long pair_start[2], pair_end[2];
+	unsigned long long storm_digest, storm_commands, storm_failed;
 };
 
 static struct shared *sh;
@@ -333,7 +352,7 @@ static int toggler_run(void)
 	unsigned int i;
 
 	for (i = 0; !__atomic_load_n(&sh->stop_toggler, __ATOMIC_ACQUIRE); i++) {
-		switch (i % 5) {
+		switch (i % 6) {
 		case 0:
 			toggle(T_ENABLE, write_file(TRACEFS "/events/bpf/enable", "1"));
 			break;
@@ -343,10 +362,14 @@ static int toggler_run(void)
 			break;
 		case 2:
 			toggle(T_RESIZE, write_file(TRACEFS "/buffer_size_kb",
-						    sizes[(i / 5) % 5]));
+						    sizes[(i / 6) % 5]));
 			break;
 		case 3:
 			toggle(T_SET_ALL, write_file(TRACEFS "/set_event", "bpf:*"));
+			break;
+		case 5:
+			toggle(T_SINGLE, write_file(TRACEFS "/events/bpf/bpf_map_lookup_elem/enable",
+						    i % 12 == 5 ? "1" : "0"));
 			break;
 		default:
 			toggle(T_DISABLE, write_file(TRACEFS "/events/bpf/enable", "0"));
@@ -571,6 +594,294 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 		       toggles,
 		       (now_ns() - start) / 1000000000LL);
 	ksft_print_msg("stress digest: %016llx\n", digest);
+}
+
+/* The two-CPU tests: CPU 0 and CPU 1, pinned. */
+
+#define NEED_TWO_CPUS() do {						\
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)				\
+		SKIP(return, "needs 2 online CPUs, this kernel runs on %ld", \
+		     sysconf(_SC_NPROCESSORS_ONLN));			\
+} while (0)
+
+/* Lines of one CPU's buffer that hold both @a and @b. */
+static int count_cpu_lines(int cpu, const char *a, const char *b)
+{
+	static char buf[16 << 20];
+	char path[128], *line, *save;
+	int n = 0;
+
+	snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/trace", cpu);
+	if (!read_into(path, buf, sizeof(buf)))
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		n += strstr(line, a) && strstr(line, b);
+	return n;
+}
+
+/* PAIR_OPS updates and lookups of a map of this CPU's own, on @cpu only. */
+static int pair_worker(int cpu)
+{
+	__u64 val, got;
+	char name[16];
+	__u32 key;
+	int fd, i;
+
+	snprintf(name, sizeof(name), "pair%d", cpu);
+	if (pin_to_cpu(cpu))
+		return 1;
+	fd = sys_map_create_named(name, BPF_MAP_TYPE_ARRAY, 4, 8, 64, 0);
+	if (fd < 0)
+		return 1;
+	/* start together: each spins until both are pinned and ready */
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < 2)
+		;
+	sh->pair_start[cpu] = now_ns();
+	for (i = 0; i < PAIR_OPS; i++) {
+		key = i % 64;
+		val = (__u64)cpu << 32 | i;
+		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY) ||
+		    sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &got, 0) || got != val ||
+		    sched_getcpu() != cpu)
+			sh->pair_failed[cpu]++;
+	}
+	sh->pair_end[cpu] = now_ns();
+	close(fd);
+	return 0;
+}
+
+static int pair_worker0(void) { return pair_worker(0); }
+static int pair_worker1(void) { return pair_worker(1); }
+
+/*
+ * Two CPUs at once, each on its own map, update and lookup events on: every
+ * command gives exactly one event, in the buffer of the CPU that ran it,
+ * and none is lost (no overrun).
+ */
+TEST_F_TIMEOUT(stress, two_cpus_accounting, 300)
+{
+	const char * const events[] = { " bpf_map_update_elem: ", " bpf_map_lookup_elem: " };
+	long long overrun;
+	pid_t w0, w1;
+	int cpu, other, e;
+
+	NEED_TWO_CPUS();
+	ASSERT_EQ(0, write_file(TRACEFS "/buffer_size_kb", PAIR_BUFFER_KB));
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
+	for (e = 0; e < 2; e++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%.19s/enable", events[e] + 1);
+		ASSERT_EQ(self->gate_on ? 0 : -ENOENT, write_file(path, "1"));
+	}
+	overrun = ring_counter("overrun:");
+	w0 = spawn(pair_worker0);
+	w1 = spawn(pair_worker1);
+	ASSERT_EQ(0, wait_clean(w0, "CPU 0 worker"));
+	ASSERT_EQ(0, wait_clean(w1, "CPU 1 worker"));
+	write_file(TRACEFS "/tracing_on", "0");
+	ASSERT_EQ(0, sh->pair_failed[0]);
+	ASSERT_EQ(0, sh->pair_failed[1]);
+	/* they ran side by side, not one after the other */
+	ASSERT_LT(sh->pair_start[1], sh->pair_end[0]);
+	ASSERT_LT(sh->pair_start[0], sh->pair_end[1]);
+	ASSERT_EQ(overrun, ring_counter("overrun:"));
+	for (cpu = 0; cpu < 2; cpu++) {
+		char mine[16], theirs[16];
+
+		other = !cpu;
+		snprintf(mine, sizeof(mine), " name=pair%d", cpu);
+		snprintf(theirs, sizeof(theirs), " name=pair%d", other);
+		for (e = 0; e < 2; e++) {
+			int got = count_cpu_lines(cpu, events[e], mine);
+
+			if (got != (self->gate_on ? PAIR_OPS : 0))
+				TH_LOG("CPU %d:%s%d events of its own, want %d", cpu, events[e],
+				       got, self->gate_on ? PAIR_OPS : 0);
+			EXPECT_EQ(self->gate_on ? PAIR_OPS : 0, got);
+			EXPECT_EQ(0, count_cpu_lines(cpu, events[e], theirs));
+		}
+	}
+	ksft_print_msg("two CPUs: %d update+lookup pairs each, side by side for %lld ms\n",
+		       PAIR_OPS, (sh->pair_end[0] < sh->pair_end[1] ? sh->pair_end[0] : sh->pair_end[1]) / 1000000 -
+		       (sh->pair_start[0] > sh->pair_start[1] ? sh->pair_start[0] : sh->pair_start[1]) / 1000000);
+	write_file(TRACEFS "/events/bpf/enable", "0");
+}
+
+/* bpf(2) commands on CPU 1, every result folded into the storm digest. */
+static int storm_hammer(void)
+{
+	struct worker w = { .phase = CHAOS, .id = 0, .digest = 0xcbf29ce484222325ULL };
+	__u64 val, got;
+	__u32 key;
+	int fd, hfd, pfd;
+
+	if (pin_to_cpu(1))
+		return 1;
+	hfd = check(&w, "create hash", NULL,
+		    sys_map_create_named("stormh", BPF_MAP_TYPE_HASH, 4, 8, 64, 0), 0);
+	if (hfd < 0)
+		return 1;
+	for (w.round = 0; w.round < STORM_ROUNDS; w.round++) {
+		key = w.round % 64;
+		val = w.round;
+		check(&w, "update", NULL, sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_ANY), 0);
+		check(&w, "lookup", NULL, sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &key, &got, 0), 0);
+		check_data(&w, "lookup", &got, &val, sizeof(val));
+		check(&w, "next key", NULL, sys_map_next_key(hfd, &key, &got), w.round < 64 ? ENOENT : 0);
+		if (w.round % 2)
+			check(&w, "delete", NULL, sys_map_elem(BPF_MAP_DELETE_ELEM, hfd, &key, NULL, 0), 0);
+		if (w.round % 20)
+			continue;
+		fd = check(&w, "create", NULL,
+			   sys_map_create_named("storma", BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0), 0);
+		check(&w, "freeze", NULL, sys_map_freeze(fd), 0);
+		close(fd);
+		pfd = check(&w, "prog load", NULL,
+			    sys_prog_load_named("stormp", BPF_PROG_TYPE_SOCKET_FILTER, 0, 2), 0);
+		close(pfd);
+	}
+	close(hfd);
+	sh->storm_digest = w.digest;
+	sh->storm_commands = sh->commands;
+	sh->storm_failed = w.failed;
+	return w.failed ? 1 : 0;
+}
+
+static int pinned_toggler(void)
+{
+	return pin_to_cpu(0) ? 1 : toggler_run();
+}
+
+/*
+ * CPU 0 flips the bpf events (all, one, set_event) and resizes the buffer
+ * while CPU 1 hammers bpf(2): no splat, every write works (fails, on an
+ * off kernel, for those naming bpf events), and the results are those of
+ * any kernel (the digest, compared by the host).
+ */
+TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, 300)
+{
+	long long start = now_ns();
+	unsigned long long writes = 0;
+	pid_t toggler, hammer;
+	int t;
+
+	NEED_TWO_CPUS();
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
+	toggler = spawn(pinned_toggler);
+	while (!__atomic_load_n(&sh->toggles_ok[T_DISABLE], __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&sh->toggles_failed[T_DISABLE], __ATOMIC_RELAXED))
+		usleep(1000);
+	hammer = spawn(storm_hammer);
+	EXPECT_EQ(0, wait_clean(hammer, "CPU 1 hammer"));
+	__atomic_store_n(&sh->stop_toggler, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, wait_clean(toggler, "CPU 0 toggler"));
+	write_file(TRACEFS "/set_event", "");
+	for (t = 0; t < NR_TOGGLES; t++) {
+		TH_LOG("toggler: %s: %llu ok, %llu failed", toggle_name[t],
+		       sh->toggles_ok[t], sh->toggles_failed[t]);
+		ASSERT_LT(0, sh->toggles_ok[t] + sh->toggles_failed[t]);
+		if (self->gate_on || t == T_RESIZE) {
+			ASSERT_EQ(0, sh->toggles_failed[t]);
+		} else {
+			ASSERT_EQ(0, sh->toggles_ok[t]);
+		}
+		writes += sh->toggles_ok[t] + sh->toggles_failed[t];
+	}
+	ASSERT_EQ(0, sh->storm_failed);
+	ksft_print_msg("storm: %llu bpf(2) commands on CPU 1, %llu tracefs writes on CPU 0, %lld s\n",
+		       sh->storm_commands, writes, (now_ns() - start) / 1000000000LL);
+	ksft_print_msg("storm digest: %016llx\n", sh->storm_digest);
+}
+
+struct race {
+	int first_fd, stop;
+	unsigned long long rounds, ebadf, closed;
+};
+
+/* CPU 0: objects made, pinned and got, each fd used and closed. */
+static void *race_maker(void *arg)
+{
+	struct race *r = arg;
+	char path[64];
+	__u32 key = 0;
+	__u64 val = 1;
+	int fd, got, i;
+
+	if (pin_to_cpu(0))
+		return NULL;
+	for (i = 0; i < RACE_ROUNDS; i++) {
+		snprintf(path, sizeof(path), BPFFS "/race_%d", i);
+		fd = sys_map_create_named("racem", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY) && errno == EBADF)
+			r->ebadf++;
+		if (sys_obj_pin(fd, path) && errno == EBADF)
+			r->ebadf++;
+		got = sys_obj_get(path);
+		unlink(path);
+		close(got);
+		close(fd);
+		fd = sys_prog_load_named("racep", BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+		if (sys_obj_pin(fd, path) && errno == EBADF)
+			r->ebadf++;
+		got = sys_obj_get(path);
+		unlink(path);
+		close(got);
+		close(fd);
+		r->rounds++;
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* CPU 1: closes the fds the maker is about to get or has just got. */
+static void *race_closer(void *arg)
+{
+	struct race *r = arg;
+	int fd;
+
+	if (pin_to_cpu(1))
+		return NULL;
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		for (fd = r->first_fd; fd < r->first_fd + 2; fd++)
+			r->closed += !close(fd);
+	return NULL;
+}
+
+/*
+ * Objects whose fds vanish under the events that read them: the events of
+ * map creation, program load, pin and get take their own reference while
+ * enabled. Nothing may crash or leak (the debug kernel's KASAN and
+ * lockdep watch), and the race must have happened: some fds were closed
+ * under the maker.
+ */
+TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
+{
+	struct race r = { 0 };
+	pthread_t maker, closer;
+
+	NEED_TWO_CPUS();
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
+	ASSERT_EQ(self->gate_on ? 0 : -ENOENT, write_file(TRACEFS "/events/bpf/enable", "1"));
+	/* the lowest free fd: the maker's fds come from there */
+	r.first_fd = dup(0);
+	ASSERT_LE(0, r.first_fd);
+	close(r.first_fd);
+	ASSERT_EQ(0, pthread_create(&maker, NULL, race_maker, &r));
+	ASSERT_EQ(0, pthread_create(&closer, NULL, race_closer, &r));
+	pthread_join(maker, NULL);
+	pthread_join(closer, NULL);
+	write_file(TRACEFS "/events/bpf/enable", "0");
+	ASSERT_EQ(RACE_ROUNDS, r.rounds);
+	ksft_print_msg("close races: %llu rounds on CPU 0, %llu fds closed under them from CPU 1, %llu commands met a closed fd\n",
+		       r.rounds, r.closed, r.ebadf);
+	/* it raced: the closer closed live fds, the maker met closed ones */
+	ASSERT_LT(0, r.closed);
+	ASSERT_LT(0, r.ebadf);
 }
 
 TEST_HARNESS_MAIN

@@ -795,6 +795,46 @@ TEST(percpu_value_is_cut)
 	free(got);
 }
 
+/*
+ * A per-CPU value of 16 bytes fits the event on one CPU; on two the copy
+ * is 32 bytes, and the event shows CPU 0's 16 and the cut.
+ */
+TEST(percpu_value_of_16_bytes_is_cut_on_two_cpus)
+{
+	int ncpus = sysconf(_SC_NPROCESSORS_CONF), fd, i;
+	unsigned char *val, *got;
+	char *trace, want[128];
+	struct map_desc m;
+	__u32 key = 7;
+
+	if (ncpus < 2)
+		SKIP(return, "one possible CPU: a 16-byte per-CPU value is not cut");
+	val = calloc(ncpus, 16);
+	got = calloc(ncpus, 16);
+	ASSERT_NE(NULL, val);
+	ASSERT_NE(NULL, got);
+	for (i = 0; i < 16 * ncpus; i++)
+		val[i] = 0x40 + i;
+	fd = sys_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 16, 8, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_desc(fd, &m));
+	TP_BEGIN("bpf_map_update_elem");
+	ASSERT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, val, BPF_ANY));
+	trace = tp_end();
+	ASSERT_EQ(0, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, got, 0));
+	ASSERT_EQ(0, memcmp(val, got, 16 * ncpus));
+	/* spelled out, not through hex(): CPU 0's slot, then the cut */
+	snprintf(want, sizeof(want), "val=[%s ...]",
+		 "40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f");
+	if (gate_on)
+		ASSERT_NE(NULL, strstr(trace, want)) TH_LOG("want %s in:\n%s", want, trace);
+	EXPECT_EVENT(trace, fmt("bpf_map_update_elem: %s key=[07 00 00 00] val=[%s] %s",
+				map_head(&m, fd), hex(val, 16 * ncpus), map_tail(&m)));
+	close(fd);
+	free(val);
+	free(got);
+}
+
 TEST(map_batch)
 {
 	__u32 keys[4] = { 1, 2, 3, 4 }, okeys[8], count;
