@@ -730,7 +730,8 @@ static int storm_hammer(void)
 		check(&w, "update", NULL, sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_ANY), 0);
 		check(&w, "lookup", NULL, sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &key, &got, 0), 0);
 		check_data(&w, "lookup", &got, &val, sizeof(val));
-		check(&w, "next key", NULL, sys_map_next_key(hfd, &key, &got), w.round < 64 ? ENOENT : 0);
+		/* a NULL key gives the first key: the order is the hash seed's, not folded */
+		check(&w, "first key", NULL, sys_map_next_key(hfd, NULL, &got), 0);
 		if (w.round % 2)
 			check(&w, "delete", NULL, sys_map_elem(BPF_MAP_DELETE_ELEM, hfd, &key, NULL, 0), 0);
 		if (w.round % 20)
