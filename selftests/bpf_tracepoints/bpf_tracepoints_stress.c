@@ -880,9 +880,12 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 	ASSERT_EQ(RACE_ROUNDS, r.rounds);
 	ksft_print_msg("close races: %llu rounds on CPU 0, %llu fds closed under them from CPU 1, %llu commands met a closed fd\n",
 		       r.rounds, r.closed, r.ebadf);
-	/* it raced: the closer closed live fds, the maker met closed ones */
+	/*
+	 * It raced: the closer closed the maker's live fds. Whether the maker
+	 * then met a closed fd is chance (single-threaded TCG switches vCPUs
+	 * seldom): printed, not asserted.
+	 */
 	ASSERT_LT(0, r.closed);
-	ASSERT_LT(0, r.ebadf);
 }
 
 TEST_HARNESS_MAIN
