@@ -803,6 +803,19 @@ struct race {
 	unsigned long long rounds, ebadf, closed;
 };
 
+/* Pins @fd at @path, gets it back, then drops both fds and the pin. */
+static void race_pin_get(struct race *r, int fd, const char *path)
+{
+	int got;
+
+	if (sys_obj_pin(fd, path) && errno == EBADF)
+		r->ebadf++;
+	got = sys_obj_get(path);
+	unlink(path);
+	close(got);
+	close(fd);
+}
+
 /* CPU 0: objects made, pinned and got, each fd used and closed. */
 static void *race_maker(void *arg)
 {
@@ -810,7 +823,7 @@ static void *race_maker(void *arg)
 	char path[64];
 	__u32 key = 0;
 	__u64 val = 1;
-	int fd, got, i;
+	int fd, i;
 
 	if (pin_to_cpu(0))
 		return NULL;
@@ -819,19 +832,9 @@ static void *race_maker(void *arg)
 		fd = sys_map_create_named("racem", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
 		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY) && errno == EBADF)
 			r->ebadf++;
-		if (sys_obj_pin(fd, path) && errno == EBADF)
-			r->ebadf++;
-		got = sys_obj_get(path);
-		unlink(path);
-		close(got);
-		close(fd);
+		race_pin_get(r, fd, path);
 		fd = sys_prog_load_named("racep", BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
-		if (sys_obj_pin(fd, path) && errno == EBADF)
-			r->ebadf++;
-		got = sys_obj_get(path);
-		unlink(path);
-		close(got);
-		close(fd);
+		race_pin_get(r, fd, path);
 		r->rounds++;
 	}
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
