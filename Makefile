@@ -143,11 +143,10 @@ test:
 		tee $(LOGS_DEBUG)/make-debug.log
 	@scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug \
 		> $(LOGS_DEBUG)/make-debug.out
+	@scripts/times.sh $(TIMES)
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
-		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot \
-		|| { scripts/times.sh $(TIMES); exit 1; }
-	@scripts/times.sh $(TIMES)
+		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # Every event the selftests cause, as the on kernel prints it.
 capture: kernels initramfs

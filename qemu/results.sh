@@ -1,8 +1,9 @@
 #!/bin/sh
 # Collects the KTAP results of every run given (guests and host checks),
-# prints one line per test and the closing line "N passed, N failed[, N
-# skipped]". Exits non-zero on any failure, on a test binary that died or
-# exited non-zero, on a plan not met, or on a run with no results.
+# prints one line per test, the failures again, and the closing line
+# "N passed, N failed[, N skipped]". Exits non-zero on any failure, on a
+# test binary that died or exited non-zero, on a plan not met, or on a
+# run with no results.
 # Usage: results.sh NAME=FILE...
 set -eu
 
@@ -48,8 +49,12 @@ for run in "$@"; do
 		}' "$file"
 done | awk '
 	{ print }
-	/: ok / { pass++ } /: not ok / { fail++ } /: skip / { skip++ }
+	/: ok / { pass++ } /: skip / { skip++ }
+	/: not ok / { failed[++fail] = $0 }
 	END {
+		# the failures again, next to the verdict, where a log tail shows them
+		if (fail) print "failures:"
+		for (i = 1; i <= fail; i++) print "  " failed[i]
 		line = sprintf("%d passed, %d failed", pass, fail)
 		if (skip) line = line sprintf(", %d skipped", skip)
 		print line

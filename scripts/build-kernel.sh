@@ -22,7 +22,8 @@ kmake() { make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
 # changed or a Kconfig file or config fragment of the tree is newer than
 # the last one made (a checkout, an edit).
 stamp=$build/.config-rig
-want="$(cat "$@" | sha256sum | cut -c1-16) $*"
+# The compiler is part of it: Kconfig records its version and features.
+want="$(cat "$@" | sha256sum | cut -c1-16) $* $(gcc --version | head -1)"
 if [ -f "$build/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
    [ -z "$(find "$tree" -path "$tree/.git" -prune -o \( -name 'Kconfig*' -o -name '*.config' \) \
 	   -newer "$stamp" -print -quit)" ]; then

@@ -32,19 +32,35 @@ home=$(git -C "$tree" symbolic-ref -q --short HEAD || echo "$last")
 trap 'git -C "$tree" checkout -q "$home"' EXIT
 
 # what a build's result depends on, besides the source tree
-recipe=$(cat "$@" "$on" "$off" "$here/build-kernel.sh" "$here/check-config.sh" | sha256sum)
-recipe="$recipe $(gcc --version | head -1)"
+# (the rig's scripts and the toolchain: compiler, linker, pahole)
+recipe=$(cat "$@" "$on" "$off" "$0" "$here/build-kernel.sh" "$here/check-config.sh" | sha256sum)
+recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
 key() {	# key COMMIT CONFIG
 	printf '%s %s %s\n' "$(git -C "$tree" rev-parse "$1^{tree}")" "$2" "$recipe" |
 		sha256sum | cut -c1-16
 }
 
+# seed FROM TO: a new output tree begins as a copy of the other config's,
+# so that only what the option changes is compiled (a fresh tree is a
+# full build: ccache misses every object, the option being in autoconf.h).
+# objtool's build records absolute paths, and every object depends on
+# objtool: they are rewritten, or objtool and then everything rebuilds.
+seed() {
+	[ ! -f "$2/.config" ] && [ -f "$1/vmlinux" ] || return 0
+	rm -rf "$2"
+	cp -a "$1" "$2"
+	grep -rlI --null -F "$(cd "$1" && pwd)" "$2/tools" |
+		xargs -0 -r sed -i "s|$(cd "$1" && pwd)|$(cd "$2" && pwd)|g"
+	echo "walk: $2 seeded from $1" >&2
+}
+
 # build COMMIT CONFIG TARGET: checks the tree out at COMMIT (when it is not
 # there) and builds TARGET into BUILDPREFIX-CONFIG; the log's tail on failure
 build() {
-	local frag=$on start
-	[ "$2" = on ] || frag=$off
+	local frag=$on other=off start
+	[ "$2" = on ] || frag=$off other=on
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
+	seed "$prefix-$other" "$prefix-$2"
 	start=$(date +%s)
 	if log=$(BUILD_TARGET=$3 "$here/build-kernel.sh" "$tree" "$prefix-$2" "${basefrags[@]}" "$frag" 2>&1); then
 		echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 built in $(($(date +%s) - start)) s" >&2
@@ -87,6 +103,8 @@ for c in $commits; do
 				result OK "$name"
 				verdict[$config]=OK
 			else
+				# no stale kernel of an earlier run may boot in its place
+				rm -f "$prefix-$config/arch/x86/boot/bzImage" "$prefix-$config/vmlinux"
 				result FAIL "$name" "$log"
 				verdict[$config]=FAIL
 			fi

@@ -27,10 +27,14 @@
  * - two_cpus_accounting: each CPU updates and looks up a map of its own,
  *   at the same time; every command gives one event, in that CPU's buffer;
  * - two_cpus_toggle_storm: CPU 0 reconfigures tracefs while CPU 1 issues
- *   bpf(2) commands, whose results go into "# storm digest:";
+ *   bpf(2) commands until CPU 0 has made STORM_WRITES writes; the results
+ *   of the first STORM_ROUNDS rounds go into "# storm digest:";
  * - two_cpus_close_races: CPU 1 closes the fds that CPU 0 gets from
  *   creating, loading, pinning and getting maps and programs, with every
- *   bpf event on (the events read the object after its fd exists).
+ *   bpf event on (the events read the object after its fd exists); no
+ *   map or program may outlive its fds.
+ * A helper that cannot pin itself says so and stops the others: no test
+ * waits for a partner that is not coming.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,7 +61,10 @@
 #define ACCT_BUFFER_KB	"4096"
 #define PAIR_BUFFER_KB	"8192"	/* per CPU: 2 * PAIR_OPS records of about 90 bytes */
 #define DRAIN_SECS	20	/* for RCU-deferred bpf_prog_put_rcu events */
-#define STORM_ROUNDS	400	/* hammer rounds under the two-CPU toggler */
+#define STORM_ROUNDS	400	/* hammer rounds folded into the storm digest */
+#define STORM_WRITES	60	/* tracefs writes the hammer must run under: 10 toggler cycles */
+#define STORM_SECS	180	/* ... or fail, if the toggler is that slow */
+#define START_SECS	30	/* for a helper's first round or a partner's start */
 #define RACE_ROUNDS	300	/* create, load, pin and get rounds under the closer */
 #define PAIR_OPS	20000	/* update + lookup pairs per CPU: many vCPU switches */
 
@@ -80,9 +87,10 @@ struct shared {
 	unsigned long long digest[NR_PHASES][WORKERS];
 	unsigned long long unparsed;
 	/* the two-CPU tests */
-	int ready, pair_failed[2];
+	int ready, pin_failed, pair_failed[2];
 	long long pair_start[2], pair_end[2];
-	unsigned long long storm_digest, storm_commands, storm_failed;
+	unsigned long long storm_digest, storm_commands, storm_failed, storm_rounds;
+	unsigned long long storm_writes;	/* toggler writes while the hammer ran */
 };
 
 static struct shared *sh;
@@ -433,6 +441,58 @@ static int reader_run(void)
 	}
 }
 
+/* Pins the caller to @cpu; on failure says so and tells everyone to stop. */
+static int pin_or_stop(int cpu, const char *who)
+{
+	if (!pin_to_cpu(cpu))
+		return 0;
+	fprintf(stderr, "# %s: cannot pin to CPU %d: %s\n", who, cpu, strerror(errno));
+	__atomic_store_n(&sh->pin_failed, 1, __ATOMIC_RELEASE);
+	return -1;
+}
+
+static bool pin_failed(void)
+{
+	return __atomic_load_n(&sh->pin_failed, __ATOMIC_ACQUIRE);
+}
+
+/* All toggles of one kind, whether they worked or not. */
+static unsigned long long toggles_done(enum toggle t)
+{
+	return __atomic_load_n(&sh->toggles_ok[t], __ATOMIC_RELAXED) +
+	       __atomic_load_n(&sh->toggles_failed[t], __ATOMIC_RELAXED);
+}
+
+static unsigned long long all_toggles_done(void)
+{
+	unsigned long long n = 0;
+	int t;
+
+	for (t = 0; t < NR_TOGGLES; t++)
+		n += toggles_done(t);
+	return n;
+}
+
+/*
+ * Waits until the toggler @pid has been round once (it disabled the events
+ * once); false if it died or gave up first, or took over START_SECS.
+ */
+static bool toggler_started(pid_t pid)
+{
+	long long end = now_ns() + START_SECS * 1000000000LL;
+	siginfo_t info;
+
+	while (!toggles_done(T_DISABLE)) {
+		/* WNOWAIT: an exited toggler stays for wait_clean() to report */
+		info.si_pid = 0;
+		if (pin_failed() || now_ns() > end ||
+		    waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) || info.si_pid)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
 static pid_t spawn(int (*fn)(void))
 {
 	pid_t pid = fork();
@@ -523,9 +583,7 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 	reader = spawn(reader_run);
 	toggler = spawn(toggler_run);
 	/* the workers start once the toggler has been round once */
-	while (!__atomic_load_n(&sh->toggles_ok[T_DISABLE], __ATOMIC_RELAXED) &&
-	       !__atomic_load_n(&sh->toggles_failed[T_DISABLE], __ATOMIC_RELAXED))
-		usleep(1000);
+	ASSERT_TRUE(toggler_started(toggler));
 	ASSERT_EQ(0, run_workers(CHAOS, CHAOS_ROUNDS));
 	__atomic_store_n(&sh->stop_toggler, 1, __ATOMIC_RELEASE);
 	ASSERT_EQ(0, wait_clean(toggler, "toggler"));
@@ -552,8 +610,9 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 			TH_LOG("chaos: %s: %llu events read for %llu commands", bpf_events[i],
 			       sh->seen[CHAOS][i], sh->ops[CHAOS][i]);
 		ASSERT_LE(sh->seen[CHAOS][i], sh->ops[CHAOS][i]);
-		if (!self->gate_on)
+		if (!self->gate_on) {
 			ASSERT_EQ(0, sh->seen[CHAOS][i]);
+		}
 	}
 	if (self->gate_on)	/* the toggler had the events on for a while */
 		ASSERT_LT(0, total(sh->seen[CHAOS]));
@@ -604,18 +663,27 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 		     sysconf(_SC_NPROCESSORS_ONLN));			\
 } while (0)
 
-/* Lines of one CPU's buffer that hold both @a and @b. */
-static int count_cpu_lines(int cpu, const char *a, const char *b)
+/* One CPU's buffer as text, in a buffer of the caller's (NULL on error). */
+static char *read_cpu_trace(int cpu, char *buf, size_t size)
 {
-	static char buf[16 << 20];
-	char path[128], *line, *save;
-	int n = 0;
+	char path[128];
 
 	snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/trace", cpu);
-	if (!read_into(path, buf, sizeof(buf)))
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		n += strstr(line, a) && strstr(line, b);
+	return read_into(path, buf, size);
+}
+
+/* Lines of @text that hold both @a and @b. */
+static int count_lines(const char *text, const char *a, const char *b)
+{
+	const char *line, *end;
+	char one[1024];
+	int n = 0;
+
+	for (line = text; *line; line = end + (*end == '\n')) {
+		end = strchrnul(line, '\n');
+		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
+		n += strstr(one, a) && strstr(one, b);
+	}
 	return n;
 }
 
@@ -627,16 +695,23 @@ static int pair_worker(int cpu)
 	__u32 key;
 	int fd, i;
 
+	long long end = now_ns() + START_SECS * 1000000000LL;
+
 	snprintf(name, sizeof(name), "pair%d", cpu);
-	if (pin_to_cpu(cpu))
+	if (pin_or_stop(cpu, "pair worker"))
 		return 1;
 	fd = sys_map_create_named(name, BPF_MAP_TYPE_ARRAY, 4, 8, 64, 0);
-	if (fd < 0)
+	if (fd < 0) {
+		__atomic_store_n(&sh->pin_failed, 1, __ATOMIC_RELEASE);
 		return 1;
+	}
 	/* start together: each spins until both are pinned and ready */
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < 2)
-		;
+		if (pin_failed() || now_ns() > end) {
+			fprintf(stderr, "# pair worker %d: the other did not start\n", cpu);
+			return 1;
+		}
 	sh->pair_start[cpu] = now_ns();
 	for (i = 0; i < PAIR_OPS; i++) {
 		key = i % 64;
@@ -679,8 +754,8 @@ TEST_F_TIMEOUT(stress, two_cpus_accounting, 300)
 	overrun = ring_counter("overrun:");
 	w0 = spawn(pair_worker0);
 	w1 = spawn(pair_worker1);
-	ASSERT_EQ(0, wait_clean(w0, "CPU 0 worker"));
-	ASSERT_EQ(0, wait_clean(w1, "CPU 1 worker"));
+	e = wait_clean(w0, "CPU 0 worker");
+	ASSERT_EQ(0, wait_clean(w1, "CPU 1 worker") | e);
 	write_file(TRACEFS "/tracing_on", "0");
 	ASSERT_EQ(0, sh->pair_failed[0]);
 	ASSERT_EQ(0, sh->pair_failed[1]);
@@ -689,19 +764,21 @@ TEST_F_TIMEOUT(stress, two_cpus_accounting, 300)
 	ASSERT_LT(sh->pair_start[0], sh->pair_end[1]);
 	ASSERT_EQ(overrun, ring_counter("overrun:"));
 	for (cpu = 0; cpu < 2; cpu++) {
+		static char text[16 << 20];
 		char mine[16], theirs[16];
 
 		other = !cpu;
 		snprintf(mine, sizeof(mine), " name=pair%d", cpu);
 		snprintf(theirs, sizeof(theirs), " name=pair%d", other);
+		ASSERT_NE(NULL, read_cpu_trace(cpu, text, sizeof(text)));
 		for (e = 0; e < 2; e++) {
-			int got = count_cpu_lines(cpu, events[e], mine);
+			int got = count_lines(text, events[e], mine);
 
 			if (got != (self->gate_on ? PAIR_OPS : 0))
 				TH_LOG("CPU %d:%s%d events of its own, want %d", cpu, events[e],
 				       got, self->gate_on ? PAIR_OPS : 0);
 			EXPECT_EQ(self->gate_on ? PAIR_OPS : 0, got);
-			EXPECT_EQ(0, count_cpu_lines(cpu, events[e], theirs));
+			EXPECT_EQ(0, count_lines(text, events[e], theirs));
 		}
 	}
 	ksft_print_msg("two CPUs: %d update+lookup pairs each, side by side for %lld ms\n",
@@ -710,21 +787,37 @@ TEST_F_TIMEOUT(stress, two_cpus_accounting, 300)
 	write_file(TRACEFS "/events/bpf/enable", "0");
 }
 
-/* bpf(2) commands on CPU 1, every result folded into the storm digest. */
+/*
+ * bpf(2) commands on CPU 1 until the toggler on CPU 0 has made STORM_WRITES
+ * writes since the hammer began, and at least STORM_ROUNDS rounds. Every
+ * round's results are checked; those of the first STORM_ROUNDS rounds are
+ * folded into the storm digest, the same on every kernel.
+ */
 static int storm_hammer(void)
 {
 	struct worker w = { .phase = CHAOS, .id = 0, .digest = 0xcbf29ce484222325ULL };
+	unsigned long long first = all_toggles_done();
+	long long end = now_ns() + STORM_SECS * 1000000000LL;
 	__u64 val, got;
 	__u32 key;
 	int fd, hfd, pfd;
 
-	if (pin_to_cpu(1))
+	if (pin_or_stop(1, "storm hammer"))
 		return 1;
 	hfd = check(&w, "create hash", NULL,
 		    sys_map_create_named("stormh", BPF_MAP_TYPE_HASH, 4, 8, 64, 0), 0);
 	if (hfd < 0)
 		return 1;
-	for (w.round = 0; w.round < STORM_ROUNDS; w.round++) {
+	for (w.round = 0; w.round < STORM_ROUNDS || all_toggles_done() - first < STORM_WRITES;
+	     w.round++) {
+		if (pin_failed() || now_ns() > end) {
+			fprintf(stderr, "# storm hammer: %llu tracefs writes in %d s, want %d\n",
+				all_toggles_done() - first, STORM_SECS, STORM_WRITES);
+			w.failed++;
+			break;
+		}
+		if (w.round == STORM_ROUNDS)
+			sh->storm_digest = w.digest;
 		key = w.round % 64;
 		val = w.round;
 		check(&w, "update", NULL, sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_ANY), 0);
@@ -745,7 +838,10 @@ static int storm_hammer(void)
 		close(pfd);
 	}
 	close(hfd);
-	sh->storm_digest = w.digest;
+	if (w.round == STORM_ROUNDS)
+		sh->storm_digest = w.digest;
+	sh->storm_writes = all_toggles_done() - first;
+	sh->storm_rounds = w.round;
 	sh->storm_commands = sh->commands;
 	sh->storm_failed = w.failed;
 	return w.failed ? 1 : 0;
@@ -753,7 +849,7 @@ static int storm_hammer(void)
 
 static int pinned_toggler(void)
 {
-	return pin_to_cpu(0) ? 1 : toggler_run();
+	return pin_or_stop(0, "storm toggler") ? 1 : toggler_run();
 }
 
 /*
@@ -762,25 +858,30 @@ static int pinned_toggler(void)
  * off kernel, for those naming bpf events), and the results are those of
  * any kernel (the digest, compared by the host).
  */
-TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, 300)
+TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, STORM_SECS + 120)
 {
+	static char text[16 << 20];
 	long long start = now_ns();
 	unsigned long long writes = 0;
 	pid_t toggler, hammer;
-	int t;
+	int t, events[2], e, failed;
 
 	NEED_TWO_CPUS();
 	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
 	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
 	toggler = spawn(pinned_toggler);
-	while (!__atomic_load_n(&sh->toggles_ok[T_DISABLE], __ATOMIC_RELAXED) &&
-	       !__atomic_load_n(&sh->toggles_failed[T_DISABLE], __ATOMIC_RELAXED))
-		usleep(1000);
-	hammer = spawn(storm_hammer);
-	EXPECT_EQ(0, wait_clean(hammer, "CPU 1 hammer"));
+	if (toggler_started(toggler)) {
+		hammer = spawn(storm_hammer);
+		failed = wait_clean(hammer, "CPU 1 hammer");
+	} else {
+		TH_LOG("the toggler did not start");
+		failed = -1;
+	}
 	__atomic_store_n(&sh->stop_toggler, 1, __ATOMIC_RELEASE);
-	ASSERT_EQ(0, wait_clean(toggler, "CPU 0 toggler"));
+	failed |= wait_clean(toggler, "CPU 0 toggler");
+	write_file(TRACEFS "/tracing_on", "0");
 	write_file(TRACEFS "/set_event", "");
+	ASSERT_EQ(0, failed);
 	for (t = 0; t < NR_TOGGLES; t++) {
 		TH_LOG("toggler: %s: %llu ok, %llu failed", toggle_name[t],
 		       sh->toggles_ok[t], sh->toggles_failed[t]);
@@ -793,15 +894,71 @@ TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, 300)
 		writes += sh->toggles_ok[t] + sh->toggles_failed[t];
 	}
 	ASSERT_EQ(0, sh->storm_failed);
-	ksft_print_msg("storm: %llu bpf(2) commands on CPU 1, %llu tracefs writes on CPU 0, %lld s\n",
-		       sh->storm_commands, writes, (now_ns() - start) / 1000000000LL);
+	/* the overlap: the hammer ran under the writes it waited for */
+	ASSERT_LE(STORM_WRITES, sh->storm_writes);
+	ASSERT_LE(STORM_ROUNDS, sh->storm_rounds);
+	/* what the events left: the hammer's, on CPU 1's buffer only (on) */
+	for (e = 0; e < 2; e++) {
+		ASSERT_NE(NULL, read_cpu_trace(e, text, sizeof(text)));
+		events[e] = count_lines(text, ": bpf_", " name=storm");
+	}
+	EXPECT_EQ(0, events[0]);
+	if (self->gate_on) {
+		EXPECT_LT(0, events[1]);
+	} else {
+		EXPECT_EQ(0, events[1]);
+	}
+	ksft_print_msg("storm: %llu rounds, %llu bpf(2) commands on CPU 1 under %llu of %llu tracefs writes on CPU 0, %d events left in CPU 1's buffer, %lld s\n",
+		       sh->storm_rounds, sh->storm_commands, sh->storm_writes, writes, events[1],
+		       (now_ns() - start) / 1000000000LL);
 	ksft_print_msg("storm digest: %016llx\n", sh->storm_digest);
 }
 
 struct race {
-	int first_fd, stop;
+	int first_fd, stop, pin_failed;
 	unsigned long long rounds, ebadf, closed;
 };
+
+/*
+ * Maps (@next_cmd BPF_MAP_GET_NEXT_ID) or programs (BPF_PROG_GET_NEXT_ID)
+ * named @name that exist now; -1 if they cannot be listed.
+ */
+static int count_objects(int next_cmd, const char *name)
+{
+	int by_id = next_cmd == BPF_MAP_GET_NEXT_ID ? BPF_MAP_GET_FD_BY_ID : BPF_PROG_GET_FD_BY_ID;
+	struct bpf_map_info minfo;
+	struct bpf_prog_info pinfo;
+	union bpf_attr attr;
+	__u32 id = 0;
+	int n = 0, fd;
+
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(next_cmd, &attr))
+			return errno == ENOENT ? n : -1;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_id = id;	/* prog_id shares the field */
+		fd = sys_bpf(by_id, &attr);
+		if (fd < 0)
+			continue;	/* freed meanwhile */
+		memset(&attr, 0, sizeof(attr));
+		memset(&minfo, 0, sizeof(minfo));
+		memset(&pinfo, 0, sizeof(pinfo));
+		attr.info.bpf_fd = fd;
+		if (by_id == BPF_MAP_GET_FD_BY_ID) {
+			attr.info.info_len = sizeof(minfo);
+			attr.info.info = (__u64)(unsigned long)&minfo;
+		} else {
+			attr.info.info_len = sizeof(pinfo);
+			attr.info.info = (__u64)(unsigned long)&pinfo;
+		}
+		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+			n += !strcmp(by_id == BPF_MAP_GET_FD_BY_ID ? minfo.name : pinfo.name, name);
+		close(fd);
+	}
+}
 
 /* Pins @fd at @path, gets it back, then drops both fds and the pin. */
 static void race_pin_get(struct race *r, int fd, const char *path)
@@ -825,9 +982,11 @@ static void *race_maker(void *arg)
 	__u64 val = 1;
 	int fd, i;
 
-	if (pin_to_cpu(0))
-		return NULL;
-	for (i = 0; i < RACE_ROUNDS; i++) {
+	if (pin_to_cpu(0)) {
+		r->pin_failed = 1;
+		goto out;
+	}
+	for (i = 0; i < RACE_ROUNDS && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE); i++) {
 		snprintf(path, sizeof(path), BPFFS "/race_%d", i);
 		fd = sys_map_create_named("racem", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
 		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY) && errno == EBADF)
@@ -837,6 +996,7 @@ static void *race_maker(void *arg)
 		race_pin_get(r, fd, path);
 		r->rounds++;
 	}
+out:
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -847,8 +1007,11 @@ static void *race_closer(void *arg)
 	struct race *r = arg;
 	int fd;
 
-	if (pin_to_cpu(1))
+	if (pin_to_cpu(1)) {
+		r->pin_failed = 1;
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		return NULL;
+	}
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		for (fd = r->first_fd; fd < r->first_fd + 2; fd++)
 			r->closed += !close(fd);
@@ -858,14 +1021,15 @@ static void *race_closer(void *arg)
 /*
  * Objects whose fds vanish under the events that read them: the events of
  * map creation, program load, pin and get take their own reference while
- * enabled. Nothing may crash or leak (the debug kernel's KASAN and
- * lockdep watch), and the race must have happened: some fds were closed
- * under the maker.
+ * enabled. Nothing may crash (the debug kernel's KASAN and lockdep watch)
+ * or leak (no racem map or racep program outlives the test), and the race
+ * must have happened: some fds were closed under the maker.
  */
 TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 {
 	struct race r = { 0 };
 	pthread_t maker, closer;
+	int waited, maps = -1, progs = -1;
 
 	NEED_TWO_CPUS();
 	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
@@ -880,7 +1044,20 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 	pthread_join(maker, NULL);
 	pthread_join(closer, NULL);
 	write_file(TRACEFS "/events/bpf/enable", "0");
+	ASSERT_EQ(0, r.pin_failed);
 	ASSERT_EQ(RACE_ROUNDS, r.rounds);
+	/* maps and programs are freed from a workqueue and after RCU */
+	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
+		maps = count_objects(BPF_MAP_GET_NEXT_ID, "racem");
+		progs = count_objects(BPF_PROG_GET_NEXT_ID, "racep");
+		if (maps <= 0 && progs <= 0)
+			break;
+		usleep(100000);
+	}
+	if (maps || progs)
+		TH_LOG("left after %d s: %d racem maps, %d racep programs", DRAIN_SECS, maps, progs);
+	ASSERT_EQ(0, maps);
+	ASSERT_EQ(0, progs);
 	ksft_print_msg("close races: %llu rounds on CPU 0, %llu fds closed under them from CPU 1, %llu commands met a closed fd\n",
 		       r.rounds, r.closed, r.ebadf);
 	/*

@@ -826,8 +826,9 @@ TEST(percpu_value_of_16_bytes_is_cut_on_two_cpus)
 	/* spelled out, not through hex(): CPU 0's slot, then the cut */
 	snprintf(want, sizeof(want), "val=[%s ...]",
 		 "40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f");
-	if (gate_on)
+	if (gate_on) {
 		ASSERT_NE(NULL, strstr(trace, want)) TH_LOG("want %s in:\n%s", want, trace);
+	}
 	EXPECT_EVENT(trace, fmt("bpf_map_update_elem: %s key=[07 00 00 00] val=[%s] %s",
 				map_head(&m, fd), hex(val, 16 * ncpus), map_tail(&m)));
 	close(fd);
