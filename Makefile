@@ -46,7 +46,7 @@ timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
 PROBE	:= $(abspath $(OUT)/logs/kvm-probe)
 
 .PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off bench capture repro-int3 regen-kconfig-patch export-series clean
+	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
 
 all: run
 
@@ -105,11 +105,12 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-# One tree: host checks, both kernels booted, every selftest on each.
+# One tree: host checks, both kernels booted side by side (one host core
+# each), every selftest on each.
 test-tree: check-series check-docs walk zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
-	@$(call timed,boot on,$(call boot,on,test)) || true
-	@$(call timed,boot off,$(call boot,off,test)) || true
+	@{ $(call timed,boot on,$(call boot,on,test)) || true; } & \
+	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
@@ -129,20 +130,25 @@ test-debug: debug-kernel initramfs
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
 		$(BASECFG) defconfigs/on defconfigs/debug)
 
+# $(call tree_step,KVER): make test-tree KVER, logged, one result for it
+tree_step = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1); \
+	{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$(1) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
+		tee $(OUT)/logs/$(1)/make.log; \
+	scripts/step-result.sh "make test-tree KVER=$(1)" $(OUT)/logs/$(1)/make > $(OUT)/logs/$(1)/make.out
+debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
+		tee $(LOGS_DEBUG)/make-debug.log; \
+	scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug > $(LOGS_DEBUG)/make-debug.out
+
 # Every tree, the debug kernel on the default tree, then one summary. A
-# tree whose series does not apply or build fails here, by name.
+# tree whose series does not apply or build fails here, by name. The
+# debug kernel is built once the default tree's walk has put that tree
+# back at the full series; it then runs beside the other trees (two
+# cores: a guest under single-threaded TCG takes one).
 test:
 	@rm -f $(TIMES) $(PROBE); mkdir -p $(OUT)/logs
-	@for k in $(TREES); do \
-		rm -rf $(OUT)/logs/$$k; mkdir -p $(OUT)/logs/$$k; \
-		{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$$k || touch $(OUT)/logs/$$k/make.failed; } 2>&1 | \
-			tee $(OUT)/logs/$$k/make.log; \
-		scripts/step-result.sh "make test-tree KVER=$$k" $(OUT)/logs/$$k/make > $(OUT)/logs/$$k/make.out; \
-	done
-	@{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
-		tee $(LOGS_DEBUG)/make-debug.log
-	@scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug \
-		> $(LOGS_DEBUG)/make-debug.out
+	@$(call tree_step,$(DEBUG_TREE))
+	@{ $(debug_step); } & \
+	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k));) wait
 	@scripts/times.sh $(TIMES)
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
@@ -171,6 +177,16 @@ TCG_THREAD ?= multi
 repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
 	@TCG_THREAD=$(TCG_THREAD) qemu/repro-int3.sh $(BUILD)-$(KERNEL)/arch/x86/boot/bzImage \
 		$(INITRD) $(LOGS)/repro $(KVER)-$(KERNEL) $(RUNS) $(TOGGLE) $(STORM_SECS)
+
+# Each test must be able to fail: the mutants of scripts/mutants/KVER
+# (a lost CPU's events, a dropped or leaked reference) go into the on or
+# debug kernel, which boots every selftest; each must be killed (or, a
+# control, survive). Rebuilds those kernels twice a mutant: minutes each.
+mutants: kernels debug-kernel initramfs
+	@mkdir -p $(LOGS)
+	@scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
+		$(BASECFG) | tee $(LOGS)/mutants.out
+	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out | tail -1
 
 # Both write the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:
