@@ -105,11 +105,12 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-# One tree: host checks, both kernels booted side by side (one host core
-# each), every selftest on each.
+# One tree: host checks, both kernels booted (side by side, one host core
+# each, unless PARALLEL_BOOTS=0), every selftest on each.
+PARALLEL_BOOTS ?= 1
 test-tree: check-series check-docs walk zero-cost initramfs
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
-	@{ $(call timed,boot on,$(call boot,on,test)) || true; } & \
+	@{ $(call timed,boot on,$(call boot,on,test)) || true; } $(if $(filter 1,$(PARALLEL_BOOTS)),&,;) \
 	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
 
@@ -130,9 +131,9 @@ test-debug: debug-kernel initramfs
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
 		$(BASECFG) defconfigs/on defconfigs/debug)
 
-# $(call tree_step,KVER): make test-tree KVER, logged, one result for it
+# $(call tree_step,KVER[,VAR=VALUE]): make test-tree KVER, logged, one result for it
 tree_step = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1); \
-	{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$(1) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
+	{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$(1) $(2) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
 		tee $(OUT)/logs/$(1)/make.log; \
 	scripts/step-result.sh "make test-tree KVER=$(1)" $(OUT)/logs/$(1)/make > $(OUT)/logs/$(1)/make.out
 debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
@@ -142,13 +143,14 @@ debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) 
 # Every tree, the debug kernel on the default tree, then one summary. A
 # tree whose series does not apply or build fails here, by name. The
 # debug kernel is built once the default tree's walk has put that tree
-# back at the full series; it then runs beside the other trees (two
-# cores: a guest under single-threaded TCG takes one).
+# back at the full series; it then runs beside the other trees, whose
+# guests boot one at a time (two cores: a guest under single-threaded
+# TCG takes one).
 test:
 	@rm -f $(TIMES) $(PROBE); mkdir -p $(OUT)/logs
 	@$(call tree_step,$(DEBUG_TREE))
 	@{ $(debug_step); } & \
-	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k));) wait
+	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k),PARALLEL_BOOTS=0);) wait
 	@scripts/times.sh $(TIMES)
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \

@@ -7,6 +7,9 @@
 #   expect: killed    the mutant must be killed
 #   expect: survives  a control: it must pass
 #   expect: measured  reported either way (a race that may or may not hit)
+#   killed-by: TEXT   a killed mutant must have this among its failures
+#                     (the results or the boot's splat line): the test
+#                     meant to catch it did
 # Prints KTAP, one result per mutant, with the failures that killed it.
 # The kernels are rebuilt from the clean tree at the end, whatever happens.
 # Usage: mutants.sh TREE BUILDPREFIX INITRAMFS LOGDIR MUTANTDIR BASE-FRAGMENT...
@@ -50,6 +53,7 @@ for diff in "${mutants[@]}"; do
 	name=$(basename "$diff" .diff)
 	kernel=$(sed -n 's/^kernel: //p' "$diff")
 	expect=$(sed -n 's/^expect: //p' "$diff")
+	by=$(sed -n 's/^killed-by: //p' "$diff")
 	if ! git -C "$tree" apply "$(cd "$(dirname "$diff")" && pwd)/$(basename "$diff")"; then
 		result FAIL "mutant $name: does not apply to $tree"
 		continue
@@ -71,11 +75,17 @@ for diff in "${mutants[@]}"; do
 		> "$logdir/$name.boot-log" 2>&1 || true
 	verdict=$("$(dirname "$here")/qemu/results.sh" "$name=$logdir/$name.out" \
 		"$name/boot=$logdir/$name.boot" || true)
-	killed_by=$(echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u | head -5 || true)
+	killed_by=$(echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true)
 	if [ -n "$killed_by" ]; then got=killed; else got=survives; fi
+	shown=$(echo "$killed_by" | head -8)
+	if [ -n "$by" ] && ! echo "$killed_by" | grep -qF "$by"; then
+		result FAIL "mutant $name ($kernel): $got, but not by '$by'" "$shown"
+		continue
+	fi
+	[ -z "$by" ] || shown=$(printf 'killed by: %s\n%s' "$(echo "$killed_by" | grep -F "$by" | head -1)" "$shown")
 	case "$expect" in
-	measured) result OK "mutant $name ($kernel): $got (measured)" "$killed_by" ;;
-	"$got") result OK "mutant $name ($kernel): $got, as it must" "$killed_by" ;;
-	*) result FAIL "mutant $name ($kernel): $got, but it must be $expect" "$killed_by" ;;
+	measured) result OK "mutant $name ($kernel): $got (measured)" "$shown" ;;
+	"$got") result OK "mutant $name ($kernel): $got, as it must" "$shown" ;;
+	*) result FAIL "mutant $name ($kernel): $got, but it must be $expect" "$shown" ;;
 	esac
 done

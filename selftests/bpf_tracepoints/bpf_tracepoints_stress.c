@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -347,10 +348,7 @@ static int worker_run(int id, enum phase phase, int rounds)
 
 static void toggle(enum toggle t, int ret)
 {
-	if (ret)
-		sh->toggles_failed[t]++;
-	else
-		sh->toggles_ok[t]++;
+	__atomic_fetch_add(ret ? &sh->toggles_failed[t] : &sh->toggles_ok[t], 1, __ATOMIC_RELAXED);
 }
 
 /* Reconfigures tracefs under the workers until told to stop. */
@@ -493,9 +491,22 @@ static bool toggler_started(pid_t pid)
 	return true;
 }
 
+/*
+ * A helper process: it dies with the test, so that a test that fails an
+ * assertion leaves no toggler or reader running into the next test.
+ */
+static pid_t fork_helper(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (!pid && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(1);
+	return pid;
+}
+
 static pid_t spawn(int (*fn)(void))
 {
-	pid_t pid = fork();
+	pid_t pid = fork_helper();
 
 	if (!pid)
 		_exit(fn());
@@ -520,7 +531,7 @@ static int run_workers(enum phase phase, int rounds)
 	int i, failed = 0;
 
 	for (i = 0; i < WORKERS; i++) {
-		pids[i] = fork();
+		pids[i] = fork_helper();
 		if (!pids[i])
 			_exit(worker_run(i, phase, rounds));
 	}
@@ -916,8 +927,23 @@ TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, STORM_SECS + 120)
 
 struct race {
 	int first_fd, stop, pin_failed;
-	unsigned long long rounds, ebadf, closed;
+	unsigned long long rounds, ebadf, closed, unexpected;
 };
+
+/*
+ * A failed command of the maker: EBADF is the closer's doing (counted),
+ * and so is ENOENT where @enoent (a get whose pin met a closed fd); any
+ * other error is a failure of its own.
+ */
+static void race_failed(struct race *r, const char *what, bool enoent)
+{
+	if (errno == EBADF) {
+		r->ebadf++;
+	} else if (!(enoent && errno == ENOENT)) {
+		fprintf(stderr, "# close race round %llu: %s: %s\n", r->rounds, what, strerror(errno));
+		r->unexpected++;
+	}
+}
 
 /*
  * Maps (@next_cmd BPF_MAP_GET_NEXT_ID) or programs (BPF_PROG_GET_NEXT_ID)
@@ -941,8 +967,10 @@ static int count_objects(int next_cmd, const char *name)
 		memset(&attr, 0, sizeof(attr));
 		attr.map_id = id;	/* prog_id shares the field */
 		fd = sys_bpf(by_id, &attr);
-		if (fd < 0)
+		if (fd < 0 && errno == ENOENT)
 			continue;	/* freed meanwhile */
+		if (fd < 0)
+			return -1;
 		memset(&attr, 0, sizeof(attr));
 		memset(&minfo, 0, sizeof(minfo));
 		memset(&pinfo, 0, sizeof(pinfo));
@@ -954,8 +982,11 @@ static int count_objects(int next_cmd, const char *name)
 			attr.info.info_len = sizeof(pinfo);
 			attr.info.info = (__u64)(unsigned long)&pinfo;
 		}
-		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
-			n += !strcmp(by_id == BPF_MAP_GET_FD_BY_ID ? minfo.name : pinfo.name, name);
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
+			close(fd);
+			return -1;
+		}
+		n += !strcmp(by_id == BPF_MAP_GET_FD_BY_ID ? minfo.name : pinfo.name, name);
 		close(fd);
 	}
 }
@@ -965,9 +996,11 @@ static void race_pin_get(struct race *r, int fd, const char *path)
 {
 	int got;
 
-	if (sys_obj_pin(fd, path) && errno == EBADF)
-		r->ebadf++;
+	if (sys_obj_pin(fd, path))
+		race_failed(r, "pin", false);
 	got = sys_obj_get(path);
+	if (got < 0)
+		race_failed(r, "get", true);
 	unlink(path);
 	close(got);
 	close(fd);
@@ -989,10 +1022,14 @@ static void *race_maker(void *arg)
 	for (i = 0; i < RACE_ROUNDS && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE); i++) {
 		snprintf(path, sizeof(path), BPFFS "/race_%d", i);
 		fd = sys_map_create_named("racem", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
-		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY) && errno == EBADF)
-			r->ebadf++;
+		if (fd < 0)
+			race_failed(r, "map create", false);
+		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY))
+			race_failed(r, "update", false);
 		race_pin_get(r, fd, path);
 		fd = sys_prog_load_named("racep", BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+		if (fd < 0)
+			race_failed(r, "prog load", false);
 		race_pin_get(r, fd, path);
 		r->rounds++;
 	}
@@ -1029,16 +1066,19 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 {
 	struct race r = { 0 };
 	pthread_t maker, closer;
-	int waited, maps = -1, progs = -1;
+	int waited, maps = -1, progs = -1, next_fd;
 
 	NEED_TWO_CPUS();
 	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
 	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "1"));
 	ASSERT_EQ(self->gate_on ? 0 : -ENOENT, write_file(TRACEFS "/events/bpf/enable", "1"));
-	/* the lowest free fd: the maker's fds come from there */
+	/* the two lowest free fds, next to each other: the maker's come from there */
 	r.first_fd = dup(0);
+	next_fd = dup(0);
 	ASSERT_LE(0, r.first_fd);
 	close(r.first_fd);
+	close(next_fd);
+	ASSERT_EQ(r.first_fd + 1, next_fd);
 	ASSERT_EQ(0, pthread_create(&maker, NULL, race_maker, &r));
 	ASSERT_EQ(0, pthread_create(&closer, NULL, race_closer, &r));
 	pthread_join(maker, NULL);
@@ -1046,6 +1086,7 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 	write_file(TRACEFS "/events/bpf/enable", "0");
 	ASSERT_EQ(0, r.pin_failed);
 	ASSERT_EQ(RACE_ROUNDS, r.rounds);
+	ASSERT_EQ(0, r.unexpected);
 	/* maps and programs are freed from a workqueue and after RCU */
 	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
 		maps = count_objects(BPF_MAP_GET_NEXT_ID, "racem");
