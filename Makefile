@@ -41,9 +41,11 @@ CACHE	:= $(OUT)/cache/$(KVER)
 # and $(TIMES), which make test prints at the end)
 TIMES	:= $(OUT)/logs/times
 timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
-# One KVM probe per make test: where KVM hangs, every later boot of the
-# run goes straight to TCG (qemu/boot.sh)
-PROBE	:= $(abspath $(OUT)/logs/kvm-probe)
+# One KVM probe per host kernel and QEMU: where KVM hangs, every later
+# boot goes straight to TCG (qemu/boot.sh says so, naming the probe's
+# file; delete it to probe again). A new kernel or QEMU probes anew.
+KVM_KEY	:= $(shell { uname -r; qemu-system-x86_64 --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
+PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 
 .PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
@@ -147,7 +149,7 @@ debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) 
 # guests boot one at a time (two cores: a guest under single-threaded
 # TCG takes one).
 test:
-	@rm -f $(TIMES) $(PROBE); mkdir -p $(OUT)/logs
+	@rm -f $(TIMES); mkdir -p $(OUT)/logs
 	@$(call tree_step,$(DEBUG_TREE))
 	@{ $(debug_step); } & \
 	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k),PARALLEL_BOOTS=0);) wait

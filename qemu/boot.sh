@@ -7,9 +7,10 @@
 # fewer CPUs than the SMP it was given fails the boot. TCG runs its vCPUs
 # in one host thread (TCG_THREAD=single): multi-threaded TCG breaks the
 # kernel's live code patching across vCPUs (docs/int3-oops.md).
-# KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots of
-# the same run. QEMU names another qemu-system-x86_64 (with QEMU_EXTRA
-# for its firmware, -L DIR), for asking the same of a newer QEMU.
+# KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots
+# (make keeps one per host kernel and QEMU version). QEMU names another
+# qemu-system-x86_64 (with QEMU_EXTRA for its firmware, -L DIR), for
+# asking the same of a newer QEMU.
 # The verdict is also written as KTAP to NAME.boot for results.sh.
 # Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
 set -eu
@@ -43,7 +44,7 @@ start=$(date +%s)
 accel=tcg
 rc=0
 if [ -n "$KVM_PROBE_FILE" ] && [ -f "$KVM_PROBE_FILE" ] && [ "$ACCEL" != tcg ]; then
-	echo "boot: $name: $(cat "$KVM_PROBE_FILE"), using TCG"
+	echo "boot: $name: $(cat "$KVM_PROBE_FILE"), using TCG (to probe again: rm $KVM_PROBE_FILE)"
 	ACCEL=tcg
 fi
 if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
@@ -63,7 +64,7 @@ if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 		wait "$pid" 2>/dev/null || true
 		echo "boot: $name: no kernel banner under KVM within $KVM_PROBE_SECS s, falling back to TCG"
 		[ -z "$KVM_PROBE_FILE" ] ||
-			echo "KVM gave no kernel banner within $KVM_PROBE_SECS s when probed at $(date +%T)" > "$KVM_PROBE_FILE"
+			echo "KVM gave no kernel banner within $KVM_PROBE_SECS s when probed on $(date '+%F %T')" > "$KVM_PROBE_FILE"
 	fi
 fi
 if [ "$accel" = tcg ]; then

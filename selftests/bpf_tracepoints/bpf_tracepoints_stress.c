@@ -932,14 +932,15 @@ struct race {
 
 /*
  * A failed command of the maker: EBADF is the closer's doing (counted),
- * and so is ENOENT where @enoent (a get whose pin met a closed fd); any
- * other error is a failure of its own.
+ * and so is @also where not 0: EINVAL for a pin (bpf_fd_probe_obj() finds
+ * no map, program or link behind a closed fd), ENOENT for the get after
+ * such a pin. Any other error is a failure of its own.
  */
-static void race_failed(struct race *r, const char *what, bool enoent)
+static void race_failed(struct race *r, const char *what, int also)
 {
-	if (errno == EBADF) {
+	if (errno == EBADF || (also && errno == also)) {
 		r->ebadf++;
-	} else if (!(enoent && errno == ENOENT)) {
+	} else {
 		fprintf(stderr, "# close race round %llu: %s: %s\n", r->rounds, what, strerror(errno));
 		r->unexpected++;
 	}
@@ -997,10 +998,10 @@ static void race_pin_get(struct race *r, int fd, const char *path)
 	int got;
 
 	if (sys_obj_pin(fd, path))
-		race_failed(r, "pin", false);
+		race_failed(r, "pin", EINVAL);
 	got = sys_obj_get(path);
 	if (got < 0)
-		race_failed(r, "get", true);
+		race_failed(r, "get", ENOENT);
 	unlink(path);
 	close(got);
 	close(fd);
@@ -1023,13 +1024,13 @@ static void *race_maker(void *arg)
 		snprintf(path, sizeof(path), BPFFS "/race_%d", i);
 		fd = sys_map_create_named("racem", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
 		if (fd < 0)
-			race_failed(r, "map create", false);
+			race_failed(r, "map create", 0);
 		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY))
-			race_failed(r, "update", false);
+			race_failed(r, "update", 0);
 		race_pin_get(r, fd, path);
 		fd = sys_prog_load_named("racep", BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
 		if (fd < 0)
-			race_failed(r, "prog load", false);
+			race_failed(r, "prog load", 0);
 		race_pin_get(r, fd, path);
 		r->rounds++;
 	}
