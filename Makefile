@@ -149,11 +149,11 @@ debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) 
 # guests boot one at a time (two cores: a guest under single-threaded
 # TCG takes one).
 test:
-	@rm -f $(TIMES); mkdir -p $(OUT)/logs
+	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(call tree_step,$(DEBUG_TREE))
 	@{ $(debug_step); } & \
 	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k),PARALLEL_BOOTS=0);) wait
-	@scripts/times.sh $(TIMES)
+	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot

@@ -2,7 +2,8 @@
 # Builds the series as a bisect would meet it, in two output trees that
 # stay warm: every prefix (each patch with those before it) with the
 # option off and on, oldest first, so that each checkout changes only what
-# one patch changed and each build recompiles only that, plus one link.
+# one patch changed and each build recompiles only that, plus one link;
+# the off and on builds of a prefix run side by side.
 # The walk starts at the unpatched tree, built with the off config (the
 # zero-cost baseline, kept as BUILDPREFIX-baseline/vmlinux), and ends at
 # the full series, which is the on and off kernels the guests boot.
@@ -29,7 +30,8 @@ mkdir -p "$cachedir"
 commits=$(git -C "$tree" rev-list --reverse base..HEAD)
 last=$(git -C "$tree" rev-parse HEAD)
 home=$(git -C "$tree" symbolic-ref -q --short HEAD || echo "$last")
-trap 'git -C "$tree" checkout -q "$home"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; git -C "$tree" checkout -q "$home"' EXIT
 
 # what a build's result depends on, besides the source tree
 # (the rig's scripts and the toolchain: compiler, linker, pahole)
@@ -91,37 +93,63 @@ else
 	result FAIL "unpatched tree builds with the off config" "$log"
 fi
 
+# builds COMMIT OFF-TARGET ON-TARGET (an empty target: no build): each
+# build's log to $tmp/CONFIG.log and its status to $tmp/CONFIG.rc. Off and
+# on build side by side: a prefix recompiles a few files, and most of its
+# time is the link, one core's work. (On a tree still to be seeded from
+# off, off goes first.)
+build_to() {	# CONFIG COMMIT TARGET
+	if build "$2" "$1" "$3" > "$tmp/$1.log"; then echo 0; else echo 1; fi > "$tmp/$1.rc"
+}
+builds() {
+	local pid
+	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
+	rm -f "$tmp"/*.rc "$tmp"/*.log
+	if [ -n "$2" ] && [ -n "$3" ] && [ -f "$prefix-on/.config" ]; then
+		build_to off "$1" "$2" &
+		pid=$!
+		build_to on "$1" "$3"
+		wait "$pid"
+	else
+		[ -z "$2" ] || build_to off "$1" "$2"
+		[ -z "$3" ] || build_to on "$1" "$3"
+	fi
+}
+
 declare -A verdict	# per config: the last prefix's result
+declare -A target	# per config: what this prefix must build, if anything
 n=0
 for c in $commits; do
 	n=$((n + 1))
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	code=$(git -C "$tree" diff --name-only "$c~1" "$c" | grep -Ev '^(Documentation|tools)/' || true)
 	for config in off on; do
-		name="builds $config at $n: $subject"
-		k=$(key "$c" "$config")
+		target[$config]=
 		if [ "$c" = "$last" ]; then
 			# the kernels the guests boot: always made, a no-op when current
-			if log=$(build "$c" "$config" bzImage); then
-				result OK "$name"
-				verdict[$config]=OK
-			else
-				# no stale kernel of an earlier run may boot in its place
-				rm -f "$prefix-$config/arch/x86/boot/bzImage" "$prefix-$config/vmlinux"
-				result FAIL "$name" "$log"
-				verdict[$config]=FAIL
-			fi
-		elif [ -f "$cachedir/$k" ]; then
+			target[$config]=bzImage
+		elif [ ! -f "$cachedir/$(key "$c" "$config")" ] &&
+		     { [ -n "$code" ] || [ -z "${verdict[$config]:-}" ]; }; then
+			target[$config]=vmlinux
+		fi
+	done
+	builds "$c" "${target[off]}" "${target[on]}"
+	for config in off on; do
+		name="builds $config at $n: $subject"
+		if [ -z "${target[$config]}" ] && [ -f "$cachedir/$(key "$c" "$config")" ]; then
 			result OK "$name (cached)"
 			verdict[$config]=OK
-		elif [ -z "$code" ] && [ -n "${verdict[$config]:-}" ]; then
+		elif [ -z "${target[$config]}" ]; then
 			result "${verdict[$config]}" "$name (no kernel code: as the prefix before)"
-		elif log=$(build "$c" "$config" vmlinux); then
+		elif [ "$(cat "$tmp/$config.rc")" = 0 ]; then
 			result OK "$name"
 			verdict[$config]=OK
-			echo "$name" > "$cachedir/$k"
+			[ "$c" = "$last" ] || echo "$name" > "$cachedir/$(key "$c" "$config")"
 		else
-			result FAIL "$name" "$log"
+			# no stale kernel of an earlier run may boot in its place
+			[ "$c" != "$last" ] ||
+				rm -f "$prefix-$config/arch/x86/boot/bzImage" "$prefix-$config/vmlinux"
+			result FAIL "$name" "$(cat "$tmp/$config.log")"
 			verdict[$config]=FAIL
 		fi
 	done
