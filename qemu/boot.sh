@@ -25,6 +25,13 @@ shift 4
 
 mkdir -p "$logdir"
 rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log"
+if [ ! -f "$kernel" ]; then
+	# a build that failed deletes its image: say so, not qemu's complaint
+	echo "boot: $name: no kernel at $kernel (did its build fail?)" >&2
+	printf 'KTAP version 1\n1..1\nnot ok 1 boot %s: no kernel at %s (did its build fail?)\n' \
+		"$name" "$kernel" > "$logdir/$name.boot"
+	exit 1
+fi
 console=$logdir/$name.console.log
 out=$logdir/$name.out
 

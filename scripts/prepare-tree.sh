@@ -73,9 +73,14 @@ else
 fi
 
 kernelversion=$(make -s -C "$tree" kernelversion)
+# Until the whole series is in, the tree holds nothing of the developer's:
+# no stamp, so that a run after a failed or interrupted apply starts anew
+# instead of taking the half-applied series for work to keep.
+rm -f "$tree/.git/rig-stamp"
 for patch in $(grep -v '^#' "$patchdir/series"); do
 	if ! log=$(git_tree am "$(cd "$patchdir" && pwd)/$patch" 2>&1); then
 		git_tree am --abort >/dev/null 2>&1 || true
+		git_tree reset -q --hard base
 		echo "$log" >&2
 		echo "prepare-tree: $patch does not apply to linux-source-$kver $pkgver ($kernelversion)" >&2
 		exit 1
