@@ -46,6 +46,7 @@ timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
 # file; delete it to probe again). A new kernel or QEMU probes anew.
 KVM_KEY	:= $(shell { uname -r; qemu-system-x86_64 --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
+export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
@@ -135,10 +136,10 @@ test-debug: debug-kernel initramfs
 
 # $(call tree_step,KVER[,VAR=VALUE]): make test-tree KVER, logged, one result for it
 tree_step = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1); \
-	{ KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-tree KVER=$(1) $(2) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
+	{ $(MAKE) -s test-tree KVER=$(1) $(2) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
 		tee $(OUT)/logs/$(1)/make.log; \
 	scripts/step-result.sh "make test-tree KVER=$(1)" $(OUT)/logs/$(1)/make > $(OUT)/logs/$(1)/make.out
-debug_step = { KVM_PROBE_FILE=$(PROBE) $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
+debug_step = { $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
 		tee $(LOGS_DEBUG)/make-debug.log; \
 	scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug > $(LOGS_DEBUG)/make-debug.out
 
