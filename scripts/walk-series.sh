@@ -118,6 +118,7 @@ builds() {
 
 declare -A verdict	# per config: the last prefix's result
 declare -A target	# per config: what this prefix must build, if anything
+declare -A keys	# per config: this prefix's cache key
 n=0
 for c in $commits; do
 	n=$((n + 1))
@@ -125,10 +126,11 @@ for c in $commits; do
 	code=$(git -C "$tree" diff --name-only "$c~1" "$c" | grep -Ev '^(Documentation|tools)/' || true)
 	for config in off on; do
 		target[$config]=
+		keys[$config]=$(key "$c" "$config")
 		if [ "$c" = "$last" ]; then
 			# the kernels the guests boot: always made, a no-op when current
 			target[$config]=bzImage
-		elif [ ! -f "$cachedir/$(key "$c" "$config")" ] &&
+		elif [ ! -f "$cachedir/${keys[$config]}" ] &&
 		     { [ -n "$code" ] || [ -z "${verdict[$config]:-}" ]; }; then
 			target[$config]=vmlinux
 		fi
@@ -136,7 +138,7 @@ for c in $commits; do
 	builds "$c" "${target[off]}" "${target[on]}"
 	for config in off on; do
 		name="builds $config at $n: $subject"
-		if [ -z "${target[$config]}" ] && [ -f "$cachedir/$(key "$c" "$config")" ]; then
+		if [ -z "${target[$config]}" ] && [ -f "$cachedir/${keys[$config]}" ]; then
 			result OK "$name (cached)"
 			verdict[$config]=OK
 		elif [ -z "${target[$config]}" ]; then
@@ -144,7 +146,7 @@ for c in $commits; do
 		elif [ "$(cat "$tmp/$config.rc")" = 0 ]; then
 			result OK "$name"
 			verdict[$config]=OK
-			[ "$c" = "$last" ] || echo "$name" > "$cachedir/$(key "$c" "$config")"
+			[ "$c" = "$last" ] || echo "$name" > "$cachedir/${keys[$config]}"
 		else
 			# no stale kernel of an earlier run may boot in its place
 			[ "$c" != "$last" ] ||

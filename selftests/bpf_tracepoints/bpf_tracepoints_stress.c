@@ -88,7 +88,7 @@ struct shared {
 	unsigned long long digest[NR_PHASES][WORKERS];
 	unsigned long long unparsed;
 	/* the two-CPU tests */
-	int ready, pin_failed, pair_failed[2];
+	int ready, gave_up, pair_failed[2];	/* gave_up: a helper stopped early */
 	long long pair_start[2], pair_end[2];
 	unsigned long long storm_digest, storm_commands, storm_failed, storm_rounds;
 	unsigned long long storm_writes;	/* toggler writes while the hammer ran */
@@ -439,19 +439,25 @@ static int reader_run(void)
 	}
 }
 
-/* Pins the caller to @cpu; on failure says so and tells everyone to stop. */
+/* Tells every helper of the test to stop: this one cannot go on. */
+static void give_up(void)
+{
+	__atomic_store_n(&sh->gave_up, 1, __ATOMIC_RELEASE);
+}
+
+static bool gave_up(void)
+{
+	return __atomic_load_n(&sh->gave_up, __ATOMIC_ACQUIRE);
+}
+
+/* Pins the caller to @cpu; on failure says so and gives up. */
 static int pin_or_stop(int cpu, const char *who)
 {
 	if (!pin_to_cpu(cpu))
 		return 0;
 	fprintf(stderr, "# %s: cannot pin to CPU %d: %s\n", who, cpu, strerror(errno));
-	__atomic_store_n(&sh->pin_failed, 1, __ATOMIC_RELEASE);
+	give_up();
 	return -1;
-}
-
-static bool pin_failed(void)
-{
-	return __atomic_load_n(&sh->pin_failed, __ATOMIC_ACQUIRE);
 }
 
 /* All toggles of one kind, whether they worked or not. */
@@ -483,7 +489,7 @@ static bool toggler_started(pid_t pid)
 	while (!toggles_done(T_DISABLE)) {
 		/* WNOWAIT: an exited toggler stays for wait_clean() to report */
 		info.si_pid = 0;
-		if (pin_failed() || now_ns() > end ||
+		if (gave_up() || now_ns() > end ||
 		    waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) || info.si_pid)
 			return false;
 		usleep(1000);
@@ -687,13 +693,11 @@ static char *read_cpu_trace(int cpu, char *buf, size_t size)
 static int count_lines(const char *text, const char *a, const char *b)
 {
 	const char *line, *end;
-	char one[1024];
 	int n = 0;
 
 	for (line = text; *line; line = end + (*end == '\n')) {
 		end = strchrnul(line, '\n');
-		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
-		n += strstr(one, a) && strstr(one, b);
+		n += memmem(line, end - line, a, strlen(a)) && memmem(line, end - line, b, strlen(b));
 	}
 	return n;
 }
@@ -703,23 +707,22 @@ static int pair_worker(int cpu)
 {
 	__u64 val, got;
 	char name[16];
+	long long end = now_ns() + START_SECS * 1000000000LL;
 	__u32 key;
 	int fd, i;
-
-	long long end = now_ns() + START_SECS * 1000000000LL;
 
 	snprintf(name, sizeof(name), "pair%d", cpu);
 	if (pin_or_stop(cpu, "pair worker"))
 		return 1;
 	fd = sys_map_create_named(name, BPF_MAP_TYPE_ARRAY, 4, 8, 64, 0);
 	if (fd < 0) {
-		__atomic_store_n(&sh->pin_failed, 1, __ATOMIC_RELEASE);
+		give_up();
 		return 1;
 	}
 	/* start together: each spins until both are pinned and ready */
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < 2)
-		if (pin_failed() || now_ns() > end) {
+		if (gave_up() || now_ns() > end) {
 			fprintf(stderr, "# pair worker %d: the other did not start\n", cpu);
 			return 1;
 		}
@@ -821,7 +824,7 @@ static int storm_hammer(void)
 		return 1;
 	for (w.round = 0; w.round < STORM_ROUNDS || all_toggles_done() - first < STORM_WRITES;
 	     w.round++) {
-		if (pin_failed() || now_ns() > end) {
+		if (gave_up() || now_ns() > end) {
 			fprintf(stderr, "# storm hammer: %llu tracefs writes in %d s, want %d\n",
 				all_toggles_done() - first, STORM_SECS, STORM_WRITES);
 			w.failed++;
