@@ -44,7 +44,7 @@ timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
 # One KVM probe per host kernel and QEMU: where KVM hangs, every later
 # boot goes straight to TCG (qemu/boot.sh says so, naming the probe's
 # file; delete it to probe again). A new kernel or QEMU probes anew.
-KVM_KEY	:= $(shell { uname -r; qemu-system-x86_64 --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
+KVM_KEY	:= $(shell { uname -r; $(or $(QEMU),qemu-system-x86_64) --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 

@@ -67,10 +67,13 @@ if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 		accel=kvm
 		wait "$pid" || rc=$?
 	else
+		# a guest that ended by itself says nothing about KVM: not kept
+		alive=
+		kill -0 "$pid" 2>/dev/null && alive=1
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		echo "boot: $name: no kernel banner under KVM within $KVM_PROBE_SECS s, falling back to TCG"
-		[ -z "$KVM_PROBE_FILE" ] ||
+		[ -z "$KVM_PROBE_FILE" ] || [ -z "$alive" ] ||
 			echo "KVM gave no kernel banner within $KVM_PROBE_SECS s when probed on $(date '+%F %T')" > "$KVM_PROBE_FILE"
 	fi
 fi

@@ -73,19 +73,22 @@ else
 fi
 
 kernelversion=$(make -s -C "$tree" kernelversion)
-# Until the whole series is in, the tree holds nothing of the developer's:
-# no stamp, so that a run after a failed or interrupted apply starts anew
-# instead of taking the half-applied series for work to keep.
-rm -f "$tree/.git/rig-stamp"
+# Until the whole series is in, the stamp names the last commit the rig
+# made ("applying COMMIT"): a run after a failed or interrupted apply may
+# reset that much, but never a commit or edit the developer made since.
+applying() { echo "applying $(git_tree rev-parse HEAD)" > "$tree/.git/rig-stamp"; }
+applying
 for patch in $(grep -v '^#' "$patchdir/series"); do
 	if ! log=$(git_tree am "$(cd "$patchdir" && pwd)/$patch" 2>&1); then
+		echo "$log" >&2
 		git_tree am --abort >/dev/null 2>&1 || true
 		git_tree reset -q --hard base
-		echo "$log" >&2
+		applying
 		echo "prepare-tree: $patch does not apply to linux-source-$kver $pkgver ($kernelversion)" >&2
 		exit 1
 	fi
 	echo "prepare-tree: applied $patch"
+	applying
 done
 echo "$want $(git_tree rev-parse HEAD)" > "$tree/.git/rig-stamp"
 echo "prepare-tree: $tree is linux-source-$kver $pkgver ($kernelversion) + $(grep -vc '^#' "$patchdir/series") patches"

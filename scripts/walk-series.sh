@@ -53,7 +53,7 @@ seed() {
 	rm -rf "$2"
 	cp -a "$1" "$2" || return 1
 	# physical paths: those make (and so objtool's build) recorded
-	from=$(cd "$1" && pwd -P) to=$(cd "$2" && pwd -P)
+	from=$(cd "$1" && pwd -P) && to=$(cd "$2" && pwd -P) || return 1
 	{ grep -rlI --null -F "$from" "$2/tools" || true; } |
 		xargs -0 -r sed -i "s|$from|$to|g" || return 1
 	echo "walk: $2 seeded from $1" >&2
@@ -105,7 +105,8 @@ builds() {
 	local pid
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
 	rm -f "$tmp"/*.rc "$tmp"/*.log
-	if [ -n "$2" ] && [ -n "$3" ] && [ -f "$prefix-on/.config" ]; then
+	# side by side only when neither tree is to be seeded from the other
+	if [ -n "$2" ] && [ -n "$3" ] && [ -f "$prefix-on/.config" ] && [ -f "$prefix-off/.config" ]; then
 		build_to off "$1" "$2" &
 		pid=$!
 		build_to on "$1" "$3"

@@ -716,6 +716,7 @@ static int pair_worker(int cpu)
 		return 1;
 	fd = sys_map_create_named(name, BPF_MAP_TYPE_ARRAY, 4, 8, 64, 0);
 	if (fd < 0) {
+		fprintf(stderr, "# pair worker %d: map create: %s\n", cpu, strerror(errno));
 		give_up();
 		return 1;
 	}
