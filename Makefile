@@ -48,7 +48,7 @@ KVM_KEY	:= $(shell { uname -r; $(or $(QEMU),qemu-system-x86_64) --version 2>/dev
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test test-tree test-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
 
 all: run
@@ -108,10 +108,18 @@ run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
 
-# One tree: host checks, both kernels booted (side by side, one host core
-# each, unless PARALLEL_BOOTS=0), every selftest on each.
+# One tree: host checks, then both kernels booted (side by side, one host
+# core each, unless PARALLEL_BOOTS=0), every selftest on each. make test
+# runs the two halves apart, so that the debug kernel starts between them.
 PARALLEL_BOOTS ?= 1
-test-tree: check-series check-docs walk zero-cost initramfs
+test-tree: test-host
+	@$(MAKE) -s test-boots
+
+test-host: check-series check-docs walk zero-cost initramfs
+
+# The kernels and initramfs of test-host, booted (no prerequisites: a
+# debug build beside it must not see the initramfs rebuilt).
+test-boots:
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@{ $(call timed,boot on,$(call boot,on,test)) || true; } $(if $(filter 1,$(PARALLEL_BOOTS)),&,;) \
 	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
@@ -125,38 +133,53 @@ debug-kernel: tree
 
 # The canary rebuilds the debug kernel twice: its result is kept by the
 # series, the fragments and the rig (a change to any runs it again).
+# The stress comparison needs the on kernel's results ($(LOGS)/on.out).
 test-debug: debug-kernel initramfs
+	@$(MAKE) -s debug-guest
+	@$(MAKE) -s compare-debug
+
+compare-debug:
+	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
+
+# The debug kernel booted with every selftest, then the canary (no
+# initramfs prerequisite, as for test-boots).
+# KASAN and lockdep under TCG: about 150 s alone, twice that beside a build.
+debug-guest: export BOOT_TIMEOUT ?= 1200
+debug-guest:
 	@rm -f $(LOGS)/debug.out
 	@$(call timed,boot debug,$(call boot,debug,test) panic_on_warn=1) || true
-	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
 	@$(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
 		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
 		$(BASECFG) defconfigs/on defconfigs/debug)
 
-# $(call tree_step,KVER[,VAR=VALUE]): make test-tree KVER, logged, one result for it
-tree_step = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1); \
-	{ $(MAKE) -s test-tree KVER=$(1) $(2) || touch $(OUT)/logs/$(1)/make.failed; } 2>&1 | \
-		tee $(OUT)/logs/$(1)/make.log; \
-	scripts/step-result.sh "make test-tree KVER=$(1)" $(OUT)/logs/$(1)/make > $(OUT)/logs/$(1)/make.out
-debug_step = { $(MAKE) -s test-debug KVER=$(DEBUG_TREE) || touch $(LOGS_DEBUG)/make-debug.failed; } 2>&1 | \
-		tee $(LOGS_DEBUG)/make-debug.log; \
-	scripts/step-result.sh "make test-debug KVER=$(DEBUG_TREE)" $(LOGS_DEBUG)/make-debug > $(LOGS_DEBUG)/make-debug.out
+# $(call step,KVER,TARGETS,LOG[,VAR=VALUE]): make TARGETS KVER, logged to
+# $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a step that
+# stops early, a patch that does not apply or a build that fails, is one
+# failed result that names why)
+step	= { $(MAKE) -s $(2) KVER=$(1) $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
+		tee $(OUT)/logs/$(1)/$(3).log; \
+	scripts/step-result.sh "make $(2) KVER=$(1)" $(OUT)/logs/$(1)/$(3) > $(OUT)/logs/$(1)/$(3).out
+fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 
-# Every tree, the debug kernel on the default tree, then one summary. A
-# tree whose series does not apply or build fails here, by name. The
-# debug kernel is built once the default tree's walk has put that tree
-# back at the full series; it then runs beside the other trees, whose
-# guests boot one at a time (two cores: a guest under single-threaded
-# TCG takes one).
+# Every tree, the debug kernel on the default tree, then one summary. The
+# default tree's host steps come first: its walk leaves the tree at the
+# full series and builds the initramfs. Then the debug kernel is built and
+# booted beside everything else (its guest is the longest: KASAN and
+# lockdep), while the default tree's kernels boot and the other trees run.
+# Those guests boot one at a time: under single-threaded TCG a guest takes
+# one host core, and the debug kernel has the other.
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
-	@$(call tree_step,$(DEBUG_TREE))
-	@{ $(debug_step); } & \
-	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),$(call tree_step,$(k),PARALLEL_BOOTS=0);) wait
+	@$(call fresh_logs,$(DEBUG_TREE)); $(call step,$(DEBUG_TREE),test-host,make)
+	@{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
+	$(call step,$(DEBUG_TREE),test-boots,make-boots,PARALLEL_BOOTS=0); \
+	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),\
+		$(call fresh_logs,$(k)); $(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
+	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE)
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(foreach r,make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # Every event the selftests cause, as the on kernel prints it.

@@ -1,32 +1,46 @@
 #!/bin/sh
 # Collects the KTAP results of every run given (guests and host checks),
-# prints one line per test, the failures again, and the closing line
-# "N passed, N failed[, N skipped]". Exits non-zero on any failure, on a
+# prints one line per test, the failures again (each with the last
+# DIAG_LINES lines its test printed, so that a CI log's tail says why),
+# and the closing line "N passed, N failed[, N skipped]". Exits non-zero on any failure, on a
 # test binary that died or exited non-zero, on a plan not met, or on a
 # run with no results.
 # Usage: results.sh NAME=FILE...
 set -eu
+: "${DIAG_LINES:=12}"
 
 [ $# -gt 0 ] || { echo "usage: results.sh NAME=FILE..." >&2; exit 2; }
 for run in "$@"; do
 	name=${run%%=*}
 	file=${run#*=}
 	[ -f "$file" ] || { echo "$name: not ok (no results: $file is missing)"; continue; }
-	awk -v name="$name" '
+	awk -v name="$name" -v keep="$DIAG_LINES" '
 		function flush() {
 			if (plan >= 0 && seen < plan)
 				printf "%s: not ok %d planned, %d reported (a test died?)\n", name, plan, seen
 		}
 		{ sub(/\r$/, "") }
 		# 6.1'"'"'s harness prints "ok N # SKIP reason" without the name
-		/^# +RUN +/ { run = $3 }
+		# what a test printed since the last result: its diagnostics
+		function diag(	i) {
+			for (i = (nd > keep ? nd - keep : 0) + 1; i <= nd; i++)
+				printf "\t%s\n", substr(d[i], 1, 200)
+		}
+		/^# +RUN +/ { run = $3; nd = 0 }
+		/^#/ && !/^# +(RUN|OK|FAIL) / { d[++nd] = $0 }
 		/^(K?TAP version)/ { flush(); plan = -1; seen = 0; failed = 0; blocks++; next }
 		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
 		/^(not )?ok [0-9]+ / {
 			seen++
 			line = $0
 			sub(/^(not )?ok [0-9]+ /, "", line)
-			if ($1 == "not") { failed++; printf "%s: not ok %s\n", name, line; next }
+			if ($1 == "not") {
+				failed++
+				printf "%s: not ok %s\n", name, line
+				diag(); nd = 0
+				next
+			}
+			nd = 0
 			if (line ~ /# *[Ss][Kk][Ii][Pp]/) {
 				test = line; sub(/ *# *[Ss][Kk][Ii][Pp].*/, "", test)
 				if (test == "") test = run
@@ -48,6 +62,8 @@ for run in "$@"; do
 			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
 		}' "$file"
 done | awk '
+	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
+	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }
 	{ print }
 	/: ok / { pass++ } /: skip / { skip++ }
 	/: not ok / { failed[++fail] = $0 }

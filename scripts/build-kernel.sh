@@ -16,7 +16,9 @@ build=$(cd "$build" && pwd)
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
 export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
-kmake() { make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
+# Niced: make test boots guests beside builds, and a guest under TCG that
+# a build starves runs past the waits its tests bound.
+kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 # Making the config costs 20 s: it is made again only when the fragments
 # changed or a Kconfig file or config fragment of the tree is newer than

@@ -64,8 +64,8 @@
 #define DRAIN_SECS	20	/* for RCU-deferred bpf_prog_put_rcu events */
 #define STORM_ROUNDS	400	/* hammer rounds folded into the storm digest */
 #define STORM_WRITES	60	/* tracefs writes the hammer must run under: 10 toggler cycles */
-#define STORM_SECS	180	/* ... or fail, if the toggler is that slow */
-#define START_SECS	30	/* for a helper's first round or a partner's start */
+#define STORM_SECS	300	/* ... or fail, if the toggler is that slow */
+#define START_SECS	120	/* for a helper's first round or a partner's start */
 #define RACE_ROUNDS	300	/* create, load, pin and get rounds under the closer */
 #define PAIR_OPS	20000	/* update + lookup pairs per CPU: many vCPU switches */
 

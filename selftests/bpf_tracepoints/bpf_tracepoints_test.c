@@ -1378,7 +1378,22 @@ static int count_report_lines(const char *report, const char *name, const char *
 	return count;
 }
 
-TEST(trace_cmd_record)
+/*
+ * The tools, each run as a user would around a workload of its own: on a
+ * debug kernel under emulation they take longer than the harness's 30 s.
+ */
+FIXTURE(tools) {
+};
+
+FIXTURE_SETUP(tools)
+{
+}
+
+FIXTURE_TEARDOWN(tools)
+{
+}
+
+TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 {
 	char cmd[PATH_MAX * 2], line[LINE_MAX_LEN], rec_log[4096];
 	const char *report;
@@ -1460,7 +1475,7 @@ static int big_values(const char *out)
  * sock_example, then perf script. The off kernel has no such events:
  * perf refuses the event list, and the workload runs all the same.
  */
-TEST(perf_record)
+TEST_F_TIMEOUT(tools, perf_record, 300)
 {
 	char cmd[PATH_MAX * 2], line[LINE_MAX_LEN];
 	const char *script;
