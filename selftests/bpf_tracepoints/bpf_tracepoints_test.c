@@ -25,6 +25,7 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -540,6 +541,35 @@ TEST(prog_load_failed_leaves_no_event)
 	EXPECT_NO_EVENT(trace, "bpf_prog_put_rcu");
 }
 
+/*
+ * A socket filter of @cnt instructions (r0 = 0, ..., exit): one too large
+ * for the socket's option memory when attached (optmem_max, 128 KiB on 6.12
+ * and 20 KiB on 6.1, against 8 bytes an instruction).
+ */
+static int sys_prog_load_long(__u32 cnt)
+{
+	struct bpf_insn *insns = calloc(cnt, sizeof(*insns));
+	union bpf_attr attr;
+	__u32 i;
+	int fd;
+
+	if (!insns)
+		return -1;
+	for (i = 0; i + 1 < cnt; i++)
+		insns[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					      .dst_reg = BPF_REG_0 };
+	insns[cnt - 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (__u64)(unsigned long)"GPL";
+	memcpy(attr.prog_name, PROG_NAME, sizeof(PROG_NAME));
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	free(insns);
+	return fd;
+}
+
 TEST(prog_get_type)
 {
 	struct prog_desc p;
@@ -561,6 +591,39 @@ TEST(prog_get_type)
 		TH_LOG("SO_ATTACH_BPF: %s", strerror(errno));
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_prog_get_type: %s", prog_line(&p)));
+	close(sk);
+	close(map_fd);
+	close(fd);
+}
+
+/*
+ * bpf_prog_get_type records the take, which comes before the use is tried:
+ * an attach that fails after it (the filter is larger than the socket may
+ * charge: -ENOMEM) leaves the event, as documented, and puts the program
+ * back. A take that fails (a map fd) leaves none, in the same window.
+ */
+TEST(prog_get_type_then_failed_attach)
+{
+	struct prog_desc p;
+	int fd, map_fd, sk;
+	char *trace;
+
+	fd = sys_prog_load_long(20000);
+	ASSERT_LE(0, fd) TH_LOG("BPF_PROG_LOAD of 20000 insns: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	map_fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+	ASSERT_LE(0, map_fd);
+	sk = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ASSERT_LE(0, sk);
+
+	TP_BEGIN("bpf_prog_get_type");
+	ASSERT_EQ(-1, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &map_fd, sizeof(map_fd)));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd)));
+	ASSERT_EQ(ENOMEM, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_get_type: %s", prog_line(&p)));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_get_type: ")) TH_LOG("%s", trace);
 	close(sk);
 	close(map_fd);
 	close(fd);
@@ -591,6 +654,46 @@ TEST(prog_put_rcu)
 
 		ASSERT_EQ(1, count_of(trace, line)) TH_LOG("want once: %s%s", line, trace);
 		ASSERT_EQ(1, count_of(trace, " bpf_prog_put_rcu: ")) TH_LOG("%s", trace);
+	}
+}
+
+/*
+ * A load that fails after its program got an id (no fd left: EMFILE) has
+ * no bpf_prog_load event, and its program is put once, by name, while the
+ * command returns: bpf_prog_put_rcu is per program that got an id, as
+ * perf's PROG_UNLOAD and audit's UNLOAD records are.
+ */
+TEST(prog_load_failed_with_emfile_is_put_once)
+{
+	struct rlimit old, low;
+	int next, fd, err;
+	char *trace;
+
+	next = open("/dev/null", O_RDONLY);
+	ASSERT_LE(0, next);
+	close(next);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
+	low = old;
+	low.rlim_cur = next;
+
+	TP_BEGIN("bpf_prog_load,bpf_prog_put_rcu");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	fd = sys_prog_load();
+	err = errno;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &old));
+	ASSERT_EQ(-1, fd);
+	ASSERT_EQ(EMFILE, err);
+	/* the last put ran in this task, within the command */
+	trace = tp_end();
+	EXPECT_NO_EVENT(trace, "bpf_prog_load");
+	if (gate_on) {
+		const char *at = strstr(trace, " bpf_prog_put_rcu: prog=");
+
+		ASSERT_EQ(1, count_of(trace, " bpf_prog_put_rcu: ")) TH_LOG("%s", trace);
+		ASSERT_NE(NULL, at);
+		ASSERT_EQ(getpid(), task_pid(trace, at + 1));
+		ASSERT_EQ(1, count_of(trace, " type=SOCKET_FILTER id="));
+		ASSERT_EQ(1, count_of(trace, fmt(" name=%s\n", PROG_NAME))) TH_LOG("%s", trace);
 	}
 }
 
@@ -880,6 +983,36 @@ TEST(map_batch)
 	EXPECT_EVENT(trace, fmt("bpf_map_lookup_and_delete_batch: %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
 	ASSERT_EQ(4 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	close(fd);
+}
+
+/*
+ * An array map's lookup batch runs the generic code, not the hash map's:
+ * a lookup of 2 of its 4 elements succeeds and counts 2; one that asks
+ * for none does nothing and leaves no event.
+ */
+TEST(map_batch_array)
+{
+	__u32 okeys[4], count;
+	__u64 ovals[4];
+	struct map_desc m;
+	char *trace;
+	int fd;
+
+	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_desc(fd, &m));
+	TP_BEGIN("bpf_map_lookup_batch");
+	count = 0;
+	ASSERT_EQ(0, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys, ovals, &count, 0));
+	ASSERT_EQ(0, count);
+	count = 2;
+	ASSERT_EQ(0, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys, ovals, &count, 0))
+		TH_LOG("BPF_MAP_LOOKUP_BATCH: %s", strerror(errno));
+	ASSERT_EQ(2, count);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=2 %s", map_head(&m, fd), map_tail(&m)));
+	ASSERT_EQ(gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
