@@ -22,16 +22,24 @@ kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "
 
 # A build with the inputs of this build dir's last one is not run again:
 # make's walk of a tree where nothing changed costs 20 to 40 s. The inputs:
-# the tree's commit, any edit or new file in it (an interrupted canary),
-# the fragments, the target, the compiler and this script. Without git in
-# the tree there is no key, and make decides.
+# the tree's commit, any edit or new file in it (an interrupted canary)
+# but the selftests the rig copies in, the fragments, the target, the
+# toolchain, the environment make reads and these scripts. A tree that is
+# not a git repository of its own has no key, and make decides.
 target=${BUILD_TARGET:-bzImage}
 output=vmlinux
 [ "$target" != bzImage ] || output=arch/x86/boot/bzImage
-key=$(git -C "$tree" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) &&
-key=$({ echo "$key $* $target"; git -C "$tree" diff HEAD
-	git -C "$tree" ls-files -z -o --exclude-standard | (cd "$tree" && xargs -0 -r cat)
-	cat "$@" "$0"; gcc --version | head -1; } | sha256sum | cut -c1-16) || key=
+key=
+if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" && pwd -P)" ]; then
+	key=$({ git -C "$tree" rev-parse 'HEAD^{tree}'; echo "$* $target"
+		git -C "$tree" diff --binary HEAD
+		git -C "$tree" ls-files -o --exclude-standard -- . ':!tools/testing/selftests'
+		git -C "$tree" ls-files -z -o --exclude-standard -- . ':!tools/testing/selftests' | (cd "$tree" && xargs -0 -r cat)
+		cat "$@" "$0" "$here/check-config.sh"
+		gcc --version | head -1; ld --version | head -1; pahole --version 2>/dev/null || true
+		env | grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|LLVM|CCACHE_[A-Z_]*)=' | sort || true
+	} | sha256sum | cut -c1-16)
+fi
 if [ -n "$key" ] && [ -f "$build/$output" ] && [ "$(cat "$build/.build-rig" 2>/dev/null)" = "$key" ]; then
 	echo "build-kernel: $build is up to date (the inputs of its last build, $key)"
 	exit 0
