@@ -29,17 +29,28 @@ kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "
 target=${BUILD_TARGET:-bzImage}
 output=vmlinux
 [ "$target" != bzImage ] || output=arch/x86/boot/bzImage
+# Every input must be read, or there is no key: set -e does not reach
+# into this && list, so each step says whether it worked.
+inputs=$build/.build-inputs
 key=
-if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" && pwd -P)" ]; then
-	key=$({ git -C "$tree" rev-parse 'HEAD^{tree}'; echo "$* $target"
-		git -C "$tree" diff --binary HEAD
-		git -C "$tree" ls-files -o --exclude-standard -- . ':!tools/testing/selftests'
-		git -C "$tree" ls-files -z -o --exclude-standard -- . ':!tools/testing/selftests' | (cd "$tree" && xargs -0 -r cat)
-		cat "$@" "$0" "$here/check-config.sh"
-		gcc --version | head -1; ld --version | head -1; pahole --version 2>/dev/null || true
-		env | grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|LLVM|CCACHE_[A-Z_]*)=' | sort || true
-	} | sha256sum | cut -c1-16)
+if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" && pwd -P)" ] &&
+   git -C "$tree" rev-parse -q --verify 'HEAD^{tree}' > "$inputs" &&
+   echo "$* $target" >> "$inputs" &&
+   git -C "$tree" diff --no-ext-diff --no-textconv --binary HEAD >> "$inputs" &&
+   git -C "$tree" ls-files -o --exclude-standard -- . ':!tools/testing/selftests' >> "$inputs" &&
+   git -C "$tree" ls-files -z -o --exclude-standard -- . ':!tools/testing/selftests' |
+	(cd "$tree" && xargs -0 -r cat --) >> "$inputs" &&
+   cat "$@" "$0" "$here/check-config.sh" >> "$inputs" &&
+   { gcc --version && ld --version && { pahole --version || true; }; } 2>/dev/null >> "$inputs" &&
+   env | { grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|KCONFIG_[A-Z_]*|LOCALVERSION|HOSTCC|HOSTCFLAGS|CROSS_COMPILE|LLVM|LLVM_IAS|CCACHE_[A-Z_]*)=' || true; } |
+	sort >> "$inputs"; then
+	# make's command line reaches this build through MAKEFLAGS (W=1, C=1)
+	for word in ${MAKEFLAGS:-}; do
+		case $word in W=*|C=*|LLVM=*|KCFLAGS=*|LOCALVERSION=*) echo "$word" ;; esac
+	done >> "$inputs"
+	key=$(sha256sum < "$inputs" | cut -c1-16)
 fi
+rm -f "$inputs"
 if [ -n "$key" ] && [ -f "$build/$output" ] && [ "$(cat "$build/.build-rig" 2>/dev/null)" = "$key" ]; then
 	echo "build-kernel: $build is up to date (the inputs of its last build, $key)"
 	exit 0

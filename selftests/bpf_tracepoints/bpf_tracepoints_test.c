@@ -667,6 +667,7 @@ TEST(prog_put_rcu)
 
 TEST(prog_load_failed_with_emfile_is_put_once)
 {
+	struct prog_desc p;
 	struct rlimit old, low;
 	int next, fd, err;
 	char *trace;
@@ -692,16 +693,26 @@ TEST(prog_load_failed_with_emfile_is_put_once)
 	 * Earlier tests' programs may be put in this window too, from RCU
 	 * callbacks: count this one's, by its name, in this task.
 	 */
+	/* the same instructions loaded again: the tag to expect, a later id */
+	fd = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	close(fd);
 	if (gate_on) {
 		const char *name = fmt(" name=%s\n", EMFILE_PROG);
+		const char *head = fmt(" bpf_prog_put_rcu: prog=%s type=SOCKET_FILTER id=", p.tag);
 		const char *at = strstr(trace, name), *line = at, *put;
+		unsigned int id;
 
 		ASSERT_EQ(1, count_of(trace, name)) TH_LOG("%s", trace);
 		ASSERT_EQ(getpid(), task_pid(trace, at));
 		while (line > trace && line[-1] != '\n')
 			line--;
-		put = strstr(line, " bpf_prog_put_rcu: prog=");
-		ASSERT_TRUE(put && put < at) TH_LOG("%s", trace);
+		put = strstr(line, head);
+		ASSERT_TRUE(put && put < at) TH_LOG("want %s...%s in:\n%s", head, name, trace);
+		ASSERT_EQ(1, sscanf(put + strlen(head), "%u", &id));
+		ASSERT_LT(0, id);
+		ASSERT_GT(p.id, id);
 	}
 }
 
@@ -996,13 +1007,14 @@ TEST(map_batch)
 
 /*
  * An array map's lookup batch runs the generic code, not the hash map's:
- * a lookup of 2 of its 4 elements succeeds and counts 2; one that asks
- * for none does nothing and leaves no event.
+ * a lookup of 2 of its 4 elements succeeds and counts 2; one of 8 ends
+ * the map (-ENOENT) and counts the 4 it copied, not the 8 asked for; one
+ * that asks for none does nothing and leaves no event.
  */
 TEST(map_batch_array)
 {
-	__u32 okeys[4], count;
-	__u64 ovals[4];
+	__u32 okeys[4], okeys8[8], count;
+	__u64 ovals[4], ovals8[8];
 	struct map_desc m;
 	char *trace;
 	int fd;
@@ -1018,9 +1030,15 @@ TEST(map_batch_array)
 	ASSERT_EQ(0, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys, ovals, &count, 0))
 		TH_LOG("BPF_MAP_LOOKUP_BATCH: %s", strerror(errno));
 	ASSERT_EQ(2, count);
+	/* more asked for than there is: the walk ends (-ENOENT) after 4 */
+	count = 8;
+	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys8, ovals8, &count, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(4, count);
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=2 %s", map_head(&m, fd), map_tail(&m)));
-	ASSERT_EQ(gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=4 %s", map_head(&m, fd), map_tail(&m)));
+	ASSERT_EQ(2 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
