@@ -197,14 +197,9 @@ static inline int sys_map_freeze(int fd)
 	return sys_bpf(BPF_MAP_FREEZE, &attr);
 }
 
-/* r0 = @ret; exit */
-static inline int sys_prog_load_named(const char *name, __u32 type, int ret,
-				      __u32 cnt)
+static inline int sys_prog_load_insns(const char *name, __u32 type,
+				      const struct bpf_insn *insns, __u32 cnt)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
@@ -214,6 +209,18 @@ static inline int sys_prog_load_named(const char *name, __u32 type, int ret,
 	attr.license = (__u64)(unsigned long)"GPL";
 	memcpy(attr.prog_name, name, strnlen(name, sizeof(attr.prog_name) - 1));
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* r0 = @ret; exit */
+static inline int sys_prog_load_named(const char *name, __u32 type, int ret,
+				      __u32 cnt)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return sys_prog_load_insns(name, type, insns, cnt);
 }
 
 static inline int sys_obj_pin(int fd, const char *path)

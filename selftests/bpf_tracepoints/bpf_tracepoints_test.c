@@ -549,7 +549,6 @@ TEST(prog_load_failed_leaves_no_event)
 static int sys_prog_load_long(__u32 cnt)
 {
 	struct bpf_insn *insns = calloc(cnt, sizeof(*insns));
-	union bpf_attr attr;
 	__u32 i;
 	int fd;
 
@@ -559,13 +558,7 @@ static int sys_prog_load_long(__u32 cnt)
 		insns[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
 					      .dst_reg = BPF_REG_0 };
 	insns[cnt - 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	memcpy(attr.prog_name, PROG_NAME, sizeof(PROG_NAME));
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = sys_prog_load_insns(PROG_NAME, BPF_PROG_TYPE_SOCKET_FILTER, insns, cnt);
 	free(insns);
 	return fd;
 }
@@ -1013,8 +1006,8 @@ TEST(map_batch)
  */
 TEST(map_batch_array)
 {
-	__u32 okeys[4], okeys8[8], count;
-	__u64 ovals[4], ovals8[8];
+	__u32 okeys[8], count;
+	__u64 ovals[8];
 	struct map_desc m;
 	char *trace;
 	int fd;
@@ -1032,7 +1025,7 @@ TEST(map_batch_array)
 	ASSERT_EQ(2, count);
 	/* more asked for than there is: the walk ends (-ENOENT) after 4 */
 	count = 8;
-	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys8, ovals8, &count, 0));
+	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys, ovals, &count, 0));
 	ASSERT_EQ(ENOENT, errno);
 	ASSERT_EQ(4, count);
 	trace = tp_end();
