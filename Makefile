@@ -31,7 +31,7 @@ BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on)
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
-tree_results = $(foreach r,make series bisect zero-cost docs stress on off, \
+tree_results = $(foreach r,make series gates bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
@@ -48,7 +48,7 @@ KVM_KEY	:= $(shell { uname -r; $(or $(QEMU),qemu-system-x86_64) --version 2>/dev
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
 
 all: run
@@ -64,6 +64,14 @@ check-series: tree
 	@$(call timed,series,scripts/cached.sh $(CACHE) series $(LOGS)/series.out \
 		"$(PATCHES) $(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-series.sh scripts/ktap.sh" \
 		scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG))
+
+# Before sending (scripts/check-gates.sh): W=1 and sparse on Debian's
+# config against the unpatched tree, htmldocs, get_maintainer.pl.
+check-gates: tree
+	@mkdir -p $(LOGS)
+	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
+		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
+		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER))
 
 check-docs: tree
 	@mkdir -p $(LOGS)
@@ -115,7 +123,7 @@ PARALLEL_BOOTS ?= 1
 test-tree: test-host
 	@$(MAKE) -s test-boots
 
-test-host: check-series check-docs walk zero-cost initramfs
+test-host: check-series check-gates check-docs walk zero-cost initramfs
 
 # The kernels and initramfs of test-host, booted (no prerequisites: a
 # debug build beside it must not see the initramfs rebuilt).

@@ -3,7 +3,7 @@
 # instructions per syscall for (a) the off kernel, (b) the on kernel with
 # events disabled, (c) with the bpf event enabled, (d) with a kprobe event
 # instead; the differences against their targets (met / not met: findings,
-# not failures); the recorded size of one event; the on kernel's extra
+# not failures); the recorded size of one event (8 B and 64 KiB values); the on kernel's extra
 # bytes; and the rig's own times.
 # Usage: bench-report.sh LOGDIR BUILDPREFIX TREE
 set -eu
@@ -45,11 +45,12 @@ cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
 				o, small, large, diff, met(diff <= 5 && diff >= -5)
 		}
 		print ""
-		print "Recorded size of one event (ring buffer bytes / entries):"
+		print "Recorded size of one event, 4 byte key (ring buffer bytes / entries):"
 		for (op = 1; op <= 2; op++) {
 			o = op == 1 ? "lookup" : "update"
-			printf "  bpf_map_%s_elem: 8 B value %d bytes, 64 KiB value %d bytes: %s\n", o, \
-				rec[o " 8"], rec[o " 65536"], rec[o " 8"] == rec[o " 65536"] ? "equal" : "NOT EQUAL"
+			# the 64 KiB value is cut to 16 bytes: 8 more than the 8 byte one
+			printf "  bpf_map_%s_elem: 8 B value %d bytes, 64 KiB value %d bytes: cut at 16 B: %s\n", o, \
+				rec[o " 8"], rec[o " 65536"], met(rec[o " 65536"] - rec[o " 8"] == 8)
 		}
 		exit bad
 	}'

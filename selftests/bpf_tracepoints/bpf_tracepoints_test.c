@@ -375,8 +375,9 @@ TEST(format_files_describe_fields)
 		{ "bpf_map_create", { "type", "size_key", "size_value", "max_entries", "flags", "ufd", "id", "name" } },
 		{ "bpf_prog_load", { "prog_tag", "type", "ufd", "id", "name" } },
 		{ "bpf_prog_put_rcu", { "prog_tag", "type", "id", "name" } },
-		{ "bpf_map_lookup_elem", { "u8 key[16]", "u8 val[16]", "key_len", "key_trunc", "val_len", "val_trunc", "ufd", "id" } },
-		{ "bpf_map_next_key", { "u8 key[16]", "u8 next[16]", "next_trunc", "ufd", "id" } },
+		/* keys and values: as long as they are, up to 16 bytes */
+		{ "bpf_map_lookup_elem", { "__data_loc u8[] key", "key_trunc", "__data_loc u8[] val", "val_trunc", "ufd", "id" } },
+		{ "bpf_map_next_key", { "__data_loc u8[] key", "__data_loc u8[] next", "next_trunc", "ufd", "id" } },
 		{ "bpf_map_update_batch", { "type", "ufd", "count", "id", "name" } },
 		{ "bpf_obj_pin_map", { "__data_loc char[] path", "type", "ufd", "id", "name" } },
 		{ "bpf_obj_get_link", { "__data_loc char[] path", "type", "ufd", "id", "prog_id" } },
@@ -400,11 +401,53 @@ TEST(format_files_describe_fields)
 				TH_LOG("%s has no field %s:\n%s", path, f, buf);
 		}
 	}
+}
+
+/*
+ * Ring buffer bytes of one bpf_map_update_elem record for an array map
+ * with a 4 byte key and a @vsize byte value, or -1 if none was recorded.
+ */
+static long long update_record_bytes(struct __test_metadata *_metadata, unsigned int vsize)
+{
+	long long bytes, entries;
+	unsigned int key = 0;
+	void *val = calloc(1, vsize);
+	int fd;
+
+	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, vsize, 1, 0);
+	EXPECT_LE(0, fd) TH_LOG("BPF_MAP_CREATE %u byte values: %s", vsize, strerror(errno));
+	EXPECT_NE(NULL, val);
+	if (fd < 0 || !val)
+		return -1;
+	EXPECT_EQ(0, tp_begin("bpf_map_update_elem"));
+	bytes = ring_counter("bytes:");
+	entries = ring_counter("entries:");
+	EXPECT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, val, BPF_ANY));
+	entries = ring_counter("entries:") - entries;
+	bytes = ring_counter("bytes:") - bytes;
+	free(tp_end());
+	free(val);
+	close(fd);
+	EXPECT_EQ(gate_on, entries) TH_LOG("%lld records for one update", entries);
+	return entries == 1 ? bytes : -1;
+}
+
+/*
+ * An element event records up to 16 bytes of a value: an 8 byte value
+ * costs less than a 16 byte one, and a 64 KiB one no more.
+ */
+TEST(element_record_is_capped)
+{
+	long long r8 = update_record_bytes(_metadata, 8);
+	long long r16 = update_record_bytes(_metadata, 16);
+	long long r64k = update_record_bytes(_metadata, 65536);
+
 	if (!gate_on)
 		return;
-	/* the element events have one size, whatever the map: no dynamic arrays */
-	ASSERT_NE(NULL, read_into(TRACEFS "/events/bpf/bpf_map_lookup_elem/format", buf, sizeof(buf)));
-	ASSERT_EQ(NULL, strstr(buf, "__data_loc"));
+	TH_LOG("record bytes: 8 B value %lld, 16 B %lld, 64 KiB %lld", r8, r16, r64k);
+	ASSERT_LT(0, r8);
+	ASSERT_LT(r8, r16);
+	ASSERT_EQ(r16, r64k);
 }
 
 /* Does the format file of bpf:@event describe a field named @field? */
@@ -1144,8 +1187,9 @@ TEST(obj_pin_get_map_path_fd)
 	ASSERT_EQ(-1, sys_obj_at(BPF_OBJ_PIN, dir, fd, "tp_test_at"));
 	ASSERT_EQ(EEXIST, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=tp_test_at %s", map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=tp_test_at %s", map_head(&m, got), map_tail(&m)));
+	/* the path as d_path() forms it: absolute */
+	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=" BPFFS "/tp_test_at %s", map_head(&m, fd), map_tail(&m)));
+	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=" BPFFS "/tp_test_at %s", map_head(&m, got), map_tail(&m)));
 	ASSERT_EQ(2 * gate_on, count_of(trace, "_map: "));
 	unlink(BPFFS "/tp_test_at");
 	close(got);
@@ -1155,31 +1199,40 @@ TEST(obj_pin_get_map_path_fd)
 
 TEST(obj_pin_get_prog)
 {
-	const char *path = BPFFS "/tp_test_prog";
+	const char *path = BPFFS "/tp_test_prog", *alias = BPFFS "/tp_test_prog_ln";
 	struct prog_desc p;
-	int fd, got;
+	int fd, got, via;
 	char *trace;
 
 	ASSERT_EQ(0, bpffs_ready());
 	unlink(path);
+	unlink(alias);
 	fd = sys_prog_load();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, prog_desc(fd, &p));
-	/* relative to the working directory, as the user gave it */
+	/* relative to the working directory: the event shows it absolute */
 	ASSERT_EQ(0, chdir(BPFFS));
 	TP_BEGIN("bpf_obj_pin_prog,bpf_obj_get_prog");
 	ASSERT_EQ(0, sys_obj_pin(fd, "tp_test_prog")) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
 	got = sys_obj_get(path);
 	ASSERT_LE(0, got);
+	/* through a symlink: the event names the pinned file */
+	ASSERT_EQ(0, symlink("tp_test_prog", alias)) TH_LOG("symlink: %s", strerror(errno));
+	via = sys_obj_get(alias);
+	ASSERT_LE(0, via) TH_LOG("BPF_OBJ_GET via %s: %s", alias, strerror(errno));
 	ASSERT_EQ(-1, sys_obj_pin(fd, path));
 	ASSERT_EQ(EEXIST, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_obj_pin_prog: prog=%s path=tp_test_prog ufd=%d type=SOCKET_FILTER id=%u name=%s",
-				p.tag, fd, p.id, p.name));
+	EXPECT_EVENT(trace, fmt("bpf_obj_pin_prog: prog=%s path=%s ufd=%d type=SOCKET_FILTER id=%u name=%s",
+				p.tag, path, fd, p.id, p.name));
 	EXPECT_EVENT(trace, fmt("bpf_obj_get_prog: prog=%s path=%s ufd=%d type=SOCKET_FILTER id=%u name=%s",
 				p.tag, path, got, p.id, p.name));
-	ASSERT_EQ(2 * gate_on, count_of(trace, "_prog: "));
+	EXPECT_EVENT(trace, fmt("bpf_obj_get_prog: prog=%s path=%s ufd=%d type=SOCKET_FILTER id=%u name=%s",
+				p.tag, path, via, p.id, p.name));
+	ASSERT_EQ(3 * gate_on, count_of(trace, "_prog: "));
+	unlink(alias);
 	unlink(path);
+	close(via);
 	close(got);
 	close(fd);
 }

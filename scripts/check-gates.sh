@@ -1,0 +1,127 @@
+#!/bin/bash
+# The gates a series meets before it is sent, printed as KTAP:
+# - Debian's config of this tree (config.amd64_none_amd64), option off and
+#   on: the objects the series touches build with W=1 and sparse (C=1)
+#   and warn of nothing the unpatched tree, built the same way, does not;
+# - make SPHINXDIRS=bpf htmldocs builds the new page with no warning, and
+#   the bpf index links it;
+# - the cover letter's To: and Cc: are what get_maintainer.pl gives for
+#   the series (To: the maintainers, Cc: reviewers and lists).
+# The unpatched build checks out base in TREE; HEAD is restored on exit.
+# Usage: check-gates.sh TREE PATCHDIR BUILDDIR KVER
+set -euo pipefail
+
+tree=$(cd "${1:?usage: check-gates.sh TREE PATCHDIR BUILDDIR KVER}" && pwd)
+patchdir=$(cd "${2:?}" && pwd)
+mkdir -p "${3:?}"
+bdir=$(cd "$3" && pwd)
+kver=${4:?}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ktap.sh"
+
+debian=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
+option=CONFIG_BPF_LOW_LEVEL_TRACEPOINTS
+home=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+trap 'git -C "$tree" checkout -q "$home"' EXIT
+
+echo "KTAP version 1"
+echo "1..7"
+
+# The C files the series changes, and core.c, where CREATE_TRACE_POINTS
+# makes the events' code
+objs=$( { git -C "$tree" diff --name-only base..HEAD -- '*.c'; echo kernel/bpf/core.c; } |
+	sort -u | sed 's/\.c$/.o/')
+
+# debian_build NAME [CONFIG-LINE...]: W=1 C=1 build of $objs on Debian's
+# config; its warnings, without line numbers, sorted, in NAME.warn
+debian_build() {
+	local name=$1 out=$bdir/debian
+	shift
+	mkdir -p "$out"
+	{ xzcat "$debian"; printf '%s\n' "$@"; } > "$out/.config"
+	make -s -C "$tree" O="$out" olddefconfig > "$bdir/$name.log" 2>&1
+	# built anew each time, so every warning is seen (ccache replays them)
+	(cd "$out" && rm -f $objs)
+	# shellcheck disable=SC2086
+	nice make -C "$tree" O="$out" -j"$(nproc)" W=1 C=1 $objs >> "$bdir/$name.log" 2>&1 || return 1
+	cp "$out/.config" "$bdir/$name.config"
+	sed -n "s|^$tree/||; s|^\([^: ]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p" "$bdir/$name.log" |
+		grep -v '^scripts/' | sort > "$bdir/$name.warn" || true
+}
+
+# new_warnings NAME: what NAME warns of beyond the unpatched build
+new_warnings() {
+	comm -13 "$bdir/base.warn" "$bdir/$1.warn"
+}
+
+if [ ! -f "$debian" ]; then
+	for t in "builds unpatched" "builds off" "builds on"; do
+		result FAIL "Debian config: W=1 C=1 $t" "no $debian (package linux-config-$kver)"
+	done
+	result FAIL "Debian config: W=1 C=1 off adds no warning" "not built"
+	result FAIL "Debian config: W=1 C=1 on adds no warning" "not built"
+else
+	git -C "$tree" checkout -q base
+	if debian_build base; then
+		result OK "Debian config: W=1 C=1 builds unpatched ($(echo $objs))"
+	else
+		result FAIL "Debian config: W=1 C=1 builds unpatched" "$(tail -20 "$bdir/base.log")"
+	fi
+	git -C "$tree" checkout -q "$home"
+	for cfg in off on; do
+		if [ $cfg = on ]; then line="$option=y"; else line="# $option is not set"; fi
+		if debian_build $cfg "$line" && grep -qxF "$line" "$bdir/$cfg.config"; then
+			result OK "Debian config: W=1 C=1 builds $cfg"
+		else
+			result FAIL "Debian config: W=1 C=1 builds $cfg" \
+				"$(grep -E "^(# )?$option[= ]" "$bdir/$cfg.config" 2>/dev/null; tail -20 "$bdir/$cfg.log")"
+		fi
+	done
+	for cfg in off on; do
+		added=$(new_warnings $cfg 2>&1 || true)
+		if [ -z "$added" ] && [ -s "$bdir/$cfg.config" ]; then
+			result OK "Debian config: W=1 C=1 $cfg adds no warning ($(wc -l < "$bdir/$cfg.warn") as unpatched)"
+		else
+			result FAIL "Debian config: W=1 C=1 $cfg adds no warning" "${added:-not built}"
+		fi
+	done
+fi
+
+# htmldocs of the bpf docs: no warning names the page, and the index links it
+page=low_level_tracepoints
+html=$bdir/htmldocs/Documentation/output/bpf
+rm -rf "$html"
+if make -C "$tree" O="$bdir/htmldocs" SPHINXDIRS=bpf htmldocs > "$bdir/htmldocs.log" 2>&1 &&
+	[ -s "$html/$page.html" ] && grep -q "href=\"$page.html\"" "$html/index.html" &&
+	! grep -E "$page.*(WARNING|ERROR|SEVERE|CRITICAL)" "$bdir/htmldocs.log" >/dev/null; then
+	result OK "htmldocs SPHINXDIRS=bpf: $page.html, no warning, in the bpf index"
+else
+	result FAIL "htmldocs SPHINXDIRS=bpf: $page.html, no warning, in the bpf index" \
+		"$(grep -E "$page|ERROR|Error" "$bdir/htmldocs.log" | head -20; tail -5 "$bdir/htmldocs.log";
+		   [ -s "$html/$page.html" ] || echo "no $html/$page.html")"
+fi
+
+# get_maintainer.pl for the series against the cover letter's To: and Cc:
+cover=$patchdir/0000-cover-letter.patch
+patches=$(grep -v '^#' "$patchdir/series" | sed "s|^|$patchdir/|")
+addresses() {	# the addresses in get_maintainer's lines, or in a header's
+	grep -oE '[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+' | sort -u
+}
+header() {	# header NAME: that header of the cover letter, with its continuations
+	awk -v h="$1:" '/^$/ { exit } $1 == h { on = 1; print; next } on && /^[ \t]/ { print; next } { on = 0 }' "$cover"
+}
+# shellcheck disable=SC2086
+gm() { (cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$@" $patches); }
+want_to=$(gm --nor --nol | addresses)
+want_all=$(gm | addresses)
+have_to=$(header To | addresses)
+have_cc=$(header Cc | addresses)
+have_all=$(printf '%s\n%s\n' "$have_to" "$have_cc" | grep . | sort -u)
+if [ -n "$want_all" ] && [ "$want_to" = "$have_to" ] && [ "$want_all" = "$have_all" ]; then
+	result OK "cover letter To:/Cc: are get_maintainer.pl's ($(echo "$want_all" | wc -l) addresses)"
+else
+	result FAIL "cover letter To:/Cc: are get_maintainer.pl's" \
+		"$(echo "To: want: $want_to"; echo "To: have: $have_to"
+		   echo "missing: $(comm -23 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')"
+		   echo "extra: $(comm -13 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')")"
+fi
