@@ -53,6 +53,14 @@ export KVM_PROBE_FILE ?= $(PROBE)
 
 all: run
 
+# Targets share the trees and build dirs (the walk checks out commits): one
+# at a time, whatever -j says. Kernel builds take their own -j.
+.NOTPARALLEL:
+
+# A host check run alone fails when a result does; make test keeps going
+# (RIG_KEEP_GOING=1) and counts the results from their KTAP instead.
+keep_going = $(if $(RIG_KEEP_GOING),|| true)
+
 deps:
 	@$(call timed,packages,scripts/deps.sh $(KVER))
 
@@ -63,7 +71,7 @@ check-series: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,series,scripts/cached.sh $(CACHE) series $(LOGS)/series.out \
 		"$(PATCHES) $(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-series.sh scripts/ktap.sh" \
-		scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG))
+		scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG)) $(keep_going)
 
 # Before sending (scripts/check-gates.sh): W=1 and sparse on Debian's
 # config against the unpatched tree, htmldocs, get_maintainer.pl.
@@ -71,13 +79,13 @@ check-gates: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
 		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
-		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER))
+		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER)) $(keep_going)
 
 check-docs: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,docs,scripts/cached.sh $(CACHE) docs $(LOGS)/docs.out \
 		"$(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-docs.sh scripts/ktap.sh" \
-		scripts/check-docs.sh $(TREE) $(KCONFIG))
+		scripts/check-docs.sh $(TREE) $(KCONFIG)) $(keep_going)
 
 # Bisectability and the kernels in one walk: the unpatched tree (off, the
 # zero-cost baseline), then every prefix of the series, off and on, in
@@ -85,7 +93,7 @@ check-docs: tree
 walk: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,walk (bisect + kernels),scripts/walk-series.sh $(TREE) $(BUILD) $(CACHE)/walk \
-		defconfigs/on defconfigs/off $(BASECFG)) > $(LOGS)/bisect.out || true
+		defconfigs/on defconfigs/off $(BASECFG)) > $(LOGS)/bisect.out $(keep_going)
 
 # The kernels alone, for run, bench and capture (make test walks instead).
 kernels: tree
@@ -95,7 +103,7 @@ kernels: tree
 # The off kernel against the unpatched tree: bytes, sections, symbols.
 zero-cost: walk
 	@mkdir -p $(LOGS)
-	@$(call timed,zero-cost,scripts/zero-cost-check.sh $(TREE) $(BUILD)) > $(LOGS)/zero-cost.out || true
+	@$(call timed,zero-cost,scripts/zero-cost-check.sh $(TREE) $(BUILD)) > $(LOGS)/zero-cost.out $(keep_going)
 
 # Built with the kernel tree's own kselftest Makefile, as a drop-in.
 selftests: tree
@@ -131,7 +139,7 @@ test-boots:
 	@rm -f $(LOGS)/on.out $(LOGS)/off.out
 	@{ $(call timed,boot on,$(call boot,on,test)) || true; } $(if $(filter 1,$(PARALLEL_BOOTS)),&,;) \
 	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
-	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out
+	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out $(keep_going)
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
 # selftest again, with panic_on_warn; its stress results must match; and
@@ -147,7 +155,7 @@ test-debug: debug-kernel initramfs
 	@$(MAKE) -s compare-debug
 
 compare-debug:
-	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out
+	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out $(keep_going)
 
 # The debug kernel booted with every selftest, then the canary (no
 # initramfs prerequisite, as for test-boots).
@@ -159,13 +167,13 @@ debug-guest:
 	@$(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
 		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
-		$(BASECFG) defconfigs/on defconfigs/debug)
+		$(BASECFG) defconfigs/on defconfigs/debug) $(keep_going)
 
 # $(call step,KVER,TARGETS,LOG[,VAR=VALUE]): make TARGETS KVER, logged to
 # $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a step that
 # stops early, a patch that does not apply or a build that fails, is one
 # failed result that names why)
-step	= { $(MAKE) -s $(2) KVER=$(1) $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
+step	= { $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
 		tee $(OUT)/logs/$(1)/$(3).log; \
 	scripts/step-result.sh "make $(2) KVER=$(1)" $(OUT)/logs/$(1)/$(3) > $(OUT)/logs/$(1)/$(3).out
 fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
@@ -184,7 +192,7 @@ test:
 	$(call step,$(DEBUG_TREE),test-boots,make-boots,PARALLEL_BOOTS=0); \
 	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),\
 		$(call fresh_logs,$(k)); $(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
-	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE)
+	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \

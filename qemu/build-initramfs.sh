@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Builds the guest's initramfs: busybox, trace-cmd with the shared libraries
 # it needs, our test binaries and the init script.
 # Usage: build-initramfs.sh OUT.cpio TESTBIN...
-set -eu
+set -euo pipefail
 
 out=${1:?usage: build-initramfs.sh OUT.cpio TESTBIN...}
 shift

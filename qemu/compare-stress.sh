@@ -24,3 +24,4 @@ for kind in stress storm; do
 		result FAIL "$name: $kind syscall results differ:$digests"
 	fi
 done
+ktap_status

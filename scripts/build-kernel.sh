@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Configures (tinyconfig + fragments), checks and builds one kernel.
 # Usage: build-kernel.sh TREE BUILDDIR FRAGMENT...
 # BUILD_TARGET=vmlinux builds (and links) without the compressed image.
-set -eu
+set -euo pipefail
 
 tree=$(cd "${1:?usage: build-kernel.sh TREE BUILDDIR FRAGMENT...}" && pwd)
 build=${2:?}

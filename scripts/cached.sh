@@ -4,6 +4,7 @@
 # is kept (exit 0, its plan met, no failure, no skip): any other runs again.
 # Usage: cached.sh CACHEDIR NAME OUTFILE "INPUT..." COMMAND...
 # (INPUT: files or directories; their paths and contents make the key)
+# Exits with the command's status (0 for a kept result).
 set -eu
 
 cachedir=${1:?usage: cached.sh CACHEDIR NAME OUTFILE "INPUT..." COMMAND...}
@@ -18,10 +19,11 @@ if [ -f "$kept" ]; then
 	echo "cached: $name: unchanged inputs, result of an earlier run (key $key)" >&2
 	exit 0
 fi
-"$@" > "$outfile" || exit 0
+rc=0
+"$@" > "$outfile" || rc=$?
 # the plan's count against the results printed, and nothing skipped
 awk '/^1\.\.[0-9]+/ { plan += substr($1, 4) }
      /^ok [0-9]+ / { ok++ }
      /^not ok / || /^ok .*# *[Ss][Kk][Ii][Pp]/ { bad++ }
-     END { exit !(plan > 0 && ok == plan && !bad) }' "$outfile" && cp "$outfile" "$kept"
-exit 0
+     END { exit !(plan > 0 && ok == plan && !bad) }' "$outfile" && [ "$rc" = 0 ] && cp "$outfile" "$kept"
+exit "$rc"

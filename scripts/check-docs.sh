@@ -57,3 +57,4 @@ else
 fi
 grep -q '^   low_level_tracepoints$' "$tree/Documentation/bpf/index.rst" && ok=OK || ok=FAIL
 result $ok "the documentation is in Documentation/bpf/index.rst's toctree"
+ktap_status

@@ -23,6 +23,9 @@ debian=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
 option=CONFIG_BPF_LOW_LEVEL_TRACEPOINTS
 home=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 trap 'git -C "$tree" checkout -q "$home"' EXIT
+# bash runs the EXIT trap when INT or TERM ends it this way
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 echo "KTAP version 1"
 echo "1..7"
@@ -125,3 +128,4 @@ else
 		   echo "missing: $(comm -23 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')"
 		   echo "extra: $(comm -13 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')")"
 fi
+ktap_status

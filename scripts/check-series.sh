@@ -64,3 +64,4 @@ else
 	result FAIL "Kconfig.debug matches the series" \
 		"$kconfig differs from kernel/bpf/Kconfig.debug in the series: run 'make regen-kconfig-patch'"
 fi
+ktap_status

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Proves that the debug kernel catches an event that sleeps: puts a
 # might_sleep() into bpf_map_create's TP_fast_assign, builds the debug
 # kernel, boots it to create one map with that event on (init's canary
@@ -6,9 +6,9 @@
 # only if the boot fails on "BUG: sleeping function called from invalid
 # context" in that event.
 # The tree is put back and the debug kernel rebuilt from it, whatever
-# happens. Prints one KTAP result.
+# happens, an interrupt (SIGINT, SIGTERM) included. Prints one KTAP result.
 # Usage: debug-canary.sh TREE BUILDDIR INITRAMFS LOGDIR FRAGMENT...
-set -eu
+set -euo pipefail
 
 tree=${1:?usage: debug-canary.sh TREE BUILDDIR INITRAMFS LOGDIR FRAGMENT...}
 build=${2:?}
@@ -27,17 +27,19 @@ restore() {
 	"$here/build-kernel.sh" "$tree" "$build" "$@" >/dev/null
 }
 trap 'restore "$@"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # the first statement of the assignment of the one event that has its own
 awk '/^TRACE_EVENT_BPF\(bpf_map_create,/ { ev = 1 }
      ev && /TP_fast_assign\(/ { print; print "\t\tmight_sleep();"; ev = 0; next }
      { print }' "$tree/$header" > "$tree/$header.canary"
 mv "$tree/$header.canary" "$tree/$header"
-grep -q 'might_sleep' "$tree/$header" || { result FAIL "$name: could not insert it"; exit 0; }
+grep -q 'might_sleep' "$tree/$header" || { result FAIL "$name: could not insert it"; exit 1; }
 
 if ! log=$("$here/build-kernel.sh" "$tree" "$build" "$@" 2>&1); then
 	result FAIL "$name: the canary kernel does not build: $(echo "$log" | tail -1)"
-	exit 0
+	exit 1
 fi
 if ACCEL=${ACCEL:-tcg} "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
 	"$initrd" "$logdir" debug-canary RIG_MODE=canary BPF_TRACEPOINTS_EXPECT=on \
@@ -49,3 +51,4 @@ elif grep -q 'BUG: sleeping function called from invalid context' "$logdir/debug
 else
 	result FAIL "$name: the boot failed otherwise: $(sed -n '3p' "$logdir/debug-canary.boot")"
 fi
+ktap_status

@@ -42,6 +42,9 @@ restore() {
 	done
 }
 trap restore EXIT
+# bash runs the EXIT trap when INT or TERM ends it this way
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	{ echo "mutants: $tree has changes of its own; not touching it" >&2; exit 1; }

@@ -32,6 +32,9 @@ last=$(git -C "$tree" rev-parse HEAD)
 home=$(git -C "$tree" symbolic-ref -q --short HEAD || echo "$last")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; git -C "$tree" checkout -q "$home"' EXIT
+# bash runs the EXIT trap when INT or TERM ends it this way
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # what a build's result depends on, besides the source tree
 # (the rig's scripts and the toolchain: compiler, linker, pahole)
@@ -157,3 +160,4 @@ for c in $commits; do
 		fi
 	done
 done
+ktap_status

@@ -79,3 +79,4 @@ else
 	check "without DEBUG_KERNEL the option is not offered, even when asked for" \
 		"(not offered)" "$(dconf '# CONFIG_DEBUG_KERNEL is not set' CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y)"
 fi
+ktap_status
