@@ -14,12 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+
+#include "../kselftest.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
 #define BPFFS		"/sys/fs/bpf"
@@ -129,6 +134,78 @@ static inline char *read_into(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+
+/*
+ * Host safety, first in main(). The tests need root and tracefs: without
+ * them the run exits KSFT_SKIP, saying which. They run in a network
+ * namespace of their own, so that their veth pair and the lo they attach
+ * to go with it, and put back at exit what they change in tracefs:
+ * tracing_on, the enabled events and the buffer size (the trace buffer's
+ * contents are cleared, as any tracer does).
+ */
+static char tracefs_saved_on[8], tracefs_saved_kb[32], tracefs_saved_events[65536];
+
+static inline void tracefs_put_back(void)
+{
+	char *ev, *save;
+	int fd;
+
+	write_file(TRACEFS "/tracing_on", "0");
+	write_file(TRACEFS "/set_event", "");
+	fd = open(TRACEFS "/set_event", O_WRONLY | O_APPEND);
+	for (ev = strtok_r(tracefs_saved_events, "\n", &save); fd >= 0 && ev;
+	     ev = strtok_r(NULL, "\n", &save))
+		if (write(fd, ev, strlen(ev)) < 0)
+			fprintf(stderr, "# could not enable %s again: %s\n", ev, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (tracefs_saved_kb[0])
+		write_file(TRACEFS "/buffer_size_kb", tracefs_saved_kb);
+	write_file(TRACEFS "/tracing_on", tracefs_saved_on);
+}
+
+/* Sets @name up, as "ip link set @name up" does. */
+static inline int link_up(const char *name)
+{
+	struct ifreq ifr = {};
+	int sk = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	if (sk < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ret = ioctl(sk, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	if (!ret)
+		ret = ioctl(sk, SIOCSIFFLAGS, &ifr);
+	close(sk);
+	return ret ? -errno : 0;
+}
+
+static inline void bpf_tracepoints_host_setup(void)
+{
+	char *nl;
+
+	if (geteuid() != 0)
+		ksft_exit_skip("bpf_tracepoints needs root: bpf(2) and tracefs\n");
+	if (!path_exists(TRACEFS "/trace") &&
+	    mount("tracefs", TRACEFS, "tracefs", 0, NULL))
+		ksft_exit_skip("no tracefs at " TRACEFS " (CONFIG_FTRACE)\n");
+	if (unshare(CLONE_NEWNET) || link_up("lo"))
+		ksft_exit_fail_msg("a network namespace of its own: %s (CONFIG_NET_NS)\n",
+				   strerror(errno));
+	if (!read_into(TRACEFS "/tracing_on", tracefs_saved_on, sizeof(tracefs_saved_on)) ||
+	    !read_into(TRACEFS "/set_event", tracefs_saved_events, sizeof(tracefs_saved_events)))
+		ksft_exit_fail_msg("cannot read " TRACEFS "/tracing_on and set_event\n");
+	if (read_into(TRACEFS "/buffer_size_kb", tracefs_saved_kb, sizeof(tracefs_saved_kb))) {
+		nl = strchr(tracefs_saved_kb, '\n');
+		if (nl)
+			*nl = '\0';
+		/* "7 (expanded: 1408)": never resized, nothing to put back */
+		if (strchr(tracefs_saved_kb, ' '))
+			tracefs_saved_kb[0] = '\0';
+	}
+	atexit(tracefs_put_back);
+}
 
 /* bpf(2) commands, each returning what the syscall returned. */
 

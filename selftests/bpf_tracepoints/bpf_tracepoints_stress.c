@@ -1114,4 +1114,8 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, 300)
 	ASSERT_LT(0, r.closed);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	bpf_tracepoints_host_setup();
+	return test_harness_run(argc, argv);
+}

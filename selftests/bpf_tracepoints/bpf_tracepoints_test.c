@@ -1330,22 +1330,6 @@ static int veth_add(const char *a, const char *b)
 	return ret;
 }
 
-static int link_up(const char *name)
-{
-	struct ifreq ifr = {};
-	int sk = socket(AF_INET, SOCK_DGRAM, 0), ret;
-
-	if (sk < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	ret = ioctl(sk, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	if (!ret)
-		ret = ioctl(sk, SIOCSIFFLAGS, &ifr);
-	close(sk);
-	return ret ? -errno : 0;
-}
-
 /* One broadcast frame out of @dev. */
 static int send_frame(const char *dev)
 {
@@ -1733,6 +1717,7 @@ int main(int argc, char **argv)
 		return big_values(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "--sock-example"))
 		return sock_example(atoi(argv[2]), argv[3]);
+	bpf_tracepoints_host_setup();
 	gate_on = expect_gate_on();
 	return test_harness_run(argc, argv);
 }
