@@ -19,10 +19,8 @@ TREE	:= $(OUT)/linux-$(KVER)
 BUILD	:= $(OUT)/build/$(KVER)
 LOGS	:= $(OUT)/logs/$(KVER)
 INITRD	:= $(OUT)/initramfs-$(KVER).cpio
-TESTS	:= $(OUT)/selftests/$(KVER)/bpf_tracepoints_test \
-	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_stress \
-	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_bench \
-	   $(OUT)/selftests/$(KVER)/bpf_tracepoints_hammer
+# The selftests as kselftest installs them (run_kselftest.sh and all)
+KSFT	:= $(OUT)/kselftest/$(KVER)
 KCONFIG	:= Kconfig.debug
 # base, then what this tree needs beside it (defconfigs/6.1)
 BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
@@ -105,17 +103,20 @@ zero-cost: walk
 	@mkdir -p $(LOGS)
 	@$(call timed,zero-cost,scripts/zero-cost-check.sh $(TREE) $(BUILD)) > $(LOGS)/zero-cost.out $(keep_going)
 
-# Built with the kernel tree's own kselftest Makefile, as a drop-in.
+# Built and installed as CI systems do it: the kernel tree's kselftest
+# Makefile, TARGETS=bpf_tracepoints, make install (run_kselftest.sh, the
+# runner, the list, settings and TEST_FILES). Static: the guest has no libc.
 selftests: tree
-	@rm -rf $(TREE)/tools/testing/selftests/bpf_tracepoints
+	@rm -rf $(TREE)/tools/testing/selftests/bpf_tracepoints $(KSFT)
 	@cp -r selftests/bpf_tracepoints $(TREE)/tools/testing/selftests/
-	@mkdir -p $(OUT)/selftests/$(KVER)
-	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
-		OUTPUT=$(abspath $(OUT)/selftests/$(KVER)) LDFLAGS=-static
+	@$(MAKE) -s -C $(TREE)/tools/testing/selftests TARGETS=bpf_tracepoints \
+		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static install >/dev/null
+	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_test
 
-# The rst goes beside the tests: one checks its fields against tracefs.
+# The installed kselftest directory goes in whole (the rst that one test
+# reads is among its TEST_FILES).
 initramfs: selftests
-	@qemu/build-initramfs.sh $(INITRD) $(TESTS) $(TREE)/Documentation/bpf/low_level_tracepoints.rst
+	@qemu/build-initramfs.sh $(INITRD) $(KSFT)
 
 boot-on boot-off: boot-%: kernels initramfs
 	@$(call boot,$*,test)
@@ -242,4 +243,4 @@ export-series:
 	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
 
 clean:
-	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/selftests $(OUT)/initramfs-*
+	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/kselftest $(OUT)/initramfs-*

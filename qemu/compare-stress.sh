@@ -14,7 +14,7 @@ echo "1..2"
 for kind in stress storm; do
 	digests=
 	for f in "$@"; do
-		d=$([ ! -f "$f" ] || tr -d '\r' < "$f" | sed -n "s/^# $kind digest: \([0-9a-f]*\)\$/\1/p" | tail -1)
+		d=$([ ! -f "$f" ] || tr -d '\r' < "$f" | sed -n "s/^\(# \)*# $kind digest: \([0-9a-f]*\)\$/\2/p" | tail -1)
 		digests="$digests $(basename "$f" .out)=${d:-none}"
 	done
 	if [ "$(echo "$digests" | tr ' ' '\n' | sed -n 's/.*=//p' | sort -u | wc -l)" = 1 ] &&

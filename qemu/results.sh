@@ -10,11 +10,44 @@ set -eu
 : "${DIAG_LINES:=12}"
 
 [ $# -gt 0 ] || { echo "usage: results.sh NAME=FILE..." >&2; exit 2; }
+
+# run_kselftest.sh's TAP nests each program's KTAP under "# " and follows
+# it with the program's own line ("ok 1 selftests: DIR: PROG", or "not ok
+# ... # exit=RC" or "# TIMEOUT"). Unnested: the program's lines as it
+# printed them, then "# rig: PROG exit=RC" (TIMEOUT 124, SKIP 4). Other
+# files pass unchanged.
+unnest() {
+	awk '{ sub(/\r$/, ""); l[++n] = $0 } /^# selftests: / { ksft = 1 }
+	END {
+		for (i = 1; i <= n; i++) {
+			s = l[i]
+			if (!ksft) { print s; continue }
+			if (s ~ /^TAP version / || s ~ /^1\.\.[0-9]+$/) continue
+			if (s ~ /^(not )?ok [0-9]+ selftests: /) {
+				prog = s
+				sub(/^(not )?ok [0-9]+ selftests: [^:]*: /, "", prog)
+				sub(/ .*/, "", prog)
+				rc = 0
+				if (s ~ /^not ok/) {
+					rc = 1
+					if (match(s, /exit=[0-9]+/)) rc = substr(s, RSTART + 5, RLENGTH - 5)
+					if (s ~ /# *TIMEOUT/) rc = 124
+				} else if (s ~ /# *[Ss][Kk][Ii][Pp]/) rc = 4
+				print "# rig: " prog " exit=" rc
+				continue
+			}
+			if (substr(s, 1, 2) == "# ") s = substr(s, 3)
+			else if (s == "#") s = ""
+			print s
+		}
+	}'
+}
+
 for run in "$@"; do
 	name=${run%%=*}
 	file=${run#*=}
 	[ -f "$file" ] || { echo "$name: not ok (no results: $file is missing)"; continue; }
-	awk -v name="$name" -v keep="$DIAG_LINES" '
+	unnest < "$file" | awk -v name="$name" -v keep="$DIAG_LINES" '
 		function flush() {
 			if (plan >= 0 && seen < plan)
 				printf "%s: not ok %d planned, %d reported (a test died?)\n", name, plan, seen
@@ -60,7 +93,7 @@ for run in "$@"; do
 		END {
 			flush()
 			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
-		}' "$file"
+		}'
 done | awk '
 	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
 	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }

@@ -76,7 +76,9 @@ if [ -z "$debian" ]; then
 else
 	check "Debian's config ($(basename "$debian")) leaves the option off" \
 		"# CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set" "$(dconf)"
+	# EXPERT selects DEBUG_KERNEL: both off
 	check "without DEBUG_KERNEL the option is not offered, even when asked for" \
-		"(not offered)" "$(dconf '# CONFIG_DEBUG_KERNEL is not set' CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y)"
+		"(not offered)" "$(dconf '# CONFIG_EXPERT is not set' '# CONFIG_DEBUG_KERNEL is not set' \
+			CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y)"
 fi
 ktap_status

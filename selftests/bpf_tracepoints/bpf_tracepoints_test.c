@@ -425,7 +425,7 @@ static long long update_record_bytes(struct __test_metadata *_metadata, unsigned
 	EXPECT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, val, BPF_ANY));
 	entries = ring_counter("entries:") - entries;
 	bytes = ring_counter("bytes:") - bytes;
-	free(tp_end());
+	tp_end();
 	free(val);
 	close(fd);
 	EXPECT_EQ(gate_on, entries) TH_LOG("%lld records for one update", entries);
