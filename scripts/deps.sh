@@ -27,6 +27,7 @@ python3-git:/usr/lib/python3/dist-packages/git
 python3-docutils:/usr/lib/python3/dist-packages/docutils
 python3-sphinx:/usr/lib/python3/dist-packages/sphinx
 sparse:/usr/bin/sparse
+rsync:/usr/bin/rsync
 qemu-system-x86:/usr/bin/qemu-system-x86_64
 busybox-static:/bin/busybox
 trace-cmd:/usr/bin/trace-cmd
