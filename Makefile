@@ -195,7 +195,7 @@ test:
 		$(call fresh_logs,$(k)); $(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
-	@qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
+	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 

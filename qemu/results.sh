@@ -5,9 +5,14 @@
 # and the closing line "N passed, N failed[, N skipped]". Exits non-zero on any failure, on a
 # test binary that died or exited non-zero, on a plan not met, or on a
 # run with no results.
-# Usage: results.sh NAME=FILE...
+# With EXPECTED_SKIPS=FILE ("NAME TEST" lines, # comments), a skip not
+# listed there fails, as does a listed one of a run given that passed:
+# the rig knows which tests its kernels skip, and any other skip hides
+# something (the on kernel reporting off, a tool that went missing).
+# Usage: [EXPECTED_SKIPS=FILE] results.sh NAME=FILE...
 set -eu
 : "${DIAG_LINES:=12}"
+: "${EXPECTED_SKIPS:=}"
 
 [ $# -gt 0 ] || { echo "usage: results.sh NAME=FILE..." >&2; exit 2; }
 
@@ -94,13 +99,34 @@ for run in "$@"; do
 			flush()
 			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
 		}'
-done | awk '
+done | awk -v expected="$EXPECTED_SKIPS" '
+	BEGIN {
+		while (expected != "" && (getline l < expected) > 0)
+			if (l !~ /^#/ && split(l, f, " ") == 2) want[f[1] " " f[2]] = 1
+	}
 	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
 	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }
+	# "NAME: skip TEST (reason)": expected, or a failure
+	expected != "" && / skip / && $2 == "skip" {
+		run = $1; sub(/:$/, "", run)
+		if (!((run " " $3) in want)) {
+			$0 = run ": not ok unexpected skip of " $3 " " substr($0, index($0, "("))
+		} else
+			skipped[run " " $3] = 1
+	}
 	{ print }
-	/: ok / { pass++ } /: skip / { skip++ }
+	/: ok / { pass++; run = $1; sub(/:$/, "", run); ran[run] = 1; okname[run " " $3] = 1 }
+	/: skip / { skip++ }
 	/: not ok / { failed[++fail] = $0 }
 	END {
+		for (k in want) {
+			split(k, f, " ")
+			if (f[1] in ran && !(k in skipped) && (k in okname)) {
+				line = f[1] ": not ok " f[2] " passed where the rig expects a skip"
+				print line
+				failed[++fail] = line
+			}
+		}
 		# the failures again, next to the verdict, where a log tail shows them
 		if (fail) print "failures:"
 		for (i = 1; i <= fail; i++) print "  " failed[i]
