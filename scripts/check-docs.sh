@@ -1,7 +1,8 @@
 #!/bin/sh
 # Keeps the documentation true, as KTAP: the rst parses without a docutils
 # warning, every event the header defines has an entry and every entry is
-# an event, and the Kconfig help says what the documentation says.
+# an event, the selftests' list of events (bpf_events[]) is the header's,
+# and the Kconfig help says what the documentation says.
 # (That every documented field is in the event's format file is checked
 # in the guest, by the selftest documented_fields_are_in_format.)
 # Usage: check-docs.sh TREE KCONFIG
@@ -10,11 +11,12 @@ set -eu
 tree=${1:?usage: check-docs.sh TREE KCONFIG}
 kconfig=${2:?}
 doc=$tree/Documentation/bpf/low_level_tracepoints.rst
+tests=$(dirname "$0")/../selftests/bpf_tracepoints/bpf_tracepoints.h
 header=$tree/include/trace/events/bpf.h
 . "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
-echo "1..5"
+echo "1..6"
 
 # Debian's python3 has python3-docutils (the rig installs it).
 if out=$(/usr/bin/python3 - "$doc" 2>&1 <<'PY'
@@ -57,4 +59,14 @@ else
 fi
 grep -q '^   low_level_tracepoints$' "$tree/Documentation/bpf/index.rst" && ok=OK || ok=FAIL
 result $ok "the documentation is in Documentation/bpf/index.rst's toctree"
+# the events the selftests walk (gate checks, the stress toggler): the
+# header's, no more and no fewer
+listed=$(sed -n '/^static const char \* const bpf_events\[\] = {$/,/^};$/p' "$tests" |
+	grep -o '"bpf_[a-z_]*"' | tr -d '"' | sort)
+if [ -n "$listed" ] && [ "$listed" = "$defined" ]; then
+	result OK "the selftests' bpf_events[] lists the header's $(echo "$listed" | wc -l) events"
+else
+	result FAIL "the selftests' bpf_events[] lists the header's events" \
+		"$(echo "$defined" > /tmp/defined.$$; echo "$listed" | diff /tmp/defined.$$ - | sed -n 's/^[<>]/&/p'; rm -f /tmp/defined.$$)"
+fi
 ktap_status

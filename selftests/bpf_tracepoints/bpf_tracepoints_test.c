@@ -557,6 +557,7 @@ TEST(map_create)
 	ASSERT_EQ(8, m.value_size);
 	EXPECT_EVENT(trace, fmt("bpf_map_create: %s key=4 val=8 max=256 flags=0 %s",
 				map_head(&m, fd), map_tail(&m)));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_create: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
@@ -573,19 +574,30 @@ TEST(map_create_flags)
 	ASSERT_EQ(0, map_desc(fd, &m));
 	EXPECT_EVENT(trace, fmt("bpf_map_create: %s key=20 val=12 max=16 flags=%x %s",
 				map_head(&m, fd), BPF_F_NO_PREALLOC, map_tail(&m)));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_create: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
 TEST(map_create_failed_leaves_no_event)
 {
+	struct map_desc m;
 	char *trace;
+	int fd;
 
 	TP_BEGIN("bpf_map_create");
 	/* an array map's key is always 4 bytes */
 	ASSERT_EQ(-1, sys_map_create(BPF_MAP_TYPE_ARRAY, 8, 8, 256, 0));
 	ASSERT_EQ(EINVAL, errno);
+	/* the control, in the same window: a create that works is traced */
+	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 256, 0);
+	ASSERT_LE(0, fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 	trace = tp_end();
-	EXPECT_NO_EVENT(trace, "bpf_map_create");
+	ASSERT_EQ(0, map_desc(fd, &m));
+	EXPECT_EVENT(trace, fmt("bpf_map_create: %s key=4 val=8 max=256 flags=0 %s",
+				map_head(&m, fd), map_tail(&m)));
+	/* and it is the only one: nothing for key=8 */
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_create: ")) TH_LOG("%s", trace);
+	close(fd);
 }
 
 TEST(prog_load)
@@ -601,21 +613,31 @@ TEST(prog_load)
 	ASSERT_EQ(0, prog_desc(fd, &p));
 	EXPECT_EVENT(trace, fmt("bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s",
 				p.tag, fd, p.id, p.name));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_load: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
 TEST(prog_load_failed_leaves_no_event)
 {
+	struct prog_desc p;
 	char *trace;
+	int fd;
 
 	TP_BEGIN("bpf_prog_load,bpf_prog_put_rcu");
 	/* without its exit instruction the verifier refuses the program */
 	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 1));
 	ASSERT_EQ(EINVAL, errno);
+	/* the control, in the same window: a load that works is traced */
+	fd = sys_prog_load();
+	ASSERT_LE(0, fd) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
 	trace = tp_end();
-	EXPECT_NO_EVENT(trace, "bpf_prog_load");
-	/* it never had an id: nothing to put either */
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s",
+				p.tag, fd, p.id, p.name));
+	/* the refused one has no load event, and never had an id to put */
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_load: ")) TH_LOG("%s", trace);
 	EXPECT_NO_EVENT(trace, "bpf_prog_put_rcu");
+	close(fd);
 }
 
 /*
