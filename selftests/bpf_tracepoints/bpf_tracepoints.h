@@ -39,7 +39,8 @@ static const char * const bpf_events[] = {
 	"bpf_obj_get_prog", "bpf_obj_pin_map", "bpf_obj_get_map",
 	"bpf_obj_pin_link", "bpf_obj_get_link",
 };
-#define NR_BPF_EVENTS	(sizeof(bpf_events) / sizeof(bpf_events[0]))
+
+#define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)
 
 enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 
@@ -90,7 +91,8 @@ static inline bool expect_gate_on(void)
 
 	if (gate != GATE_UNKNOWN)
 		return gate == GATE_ON;
-	fprintf(stderr, "# neither BPF_TRACEPOINTS_EXPECT nor /proc/config.gz: inferring from tracefs\n");
+	fprintf(stderr,
+		"# neither BPF_TRACEPOINTS_EXPECT nor /proc/config.gz: inferring from tracefs\n");
 	return path_exists(TRACEFS "/events/bpf/bpf_map_create");
 }
 
@@ -133,7 +135,6 @@ static inline char *read_into(const char *path, char *buf, size_t size)
 	buf[len] = '\0';
 	return buf;
 }
-
 
 /*
  * Host safety, first in main(). The tests need root and tracefs: without
@@ -209,7 +210,8 @@ static inline void bpf_tracepoints_host_setup(void)
 
 /* bpf(2) commands, each returning what the syscall returned. */
 
-static inline int sys_map_create_named(const char *name, __u32 type, __u32 key, __u32 val, __u32 max, __u32 flags)
+static inline int sys_map_create_named(const char *name, __u32 type, __u32 key,
+				       __u32 val, __u32 max, __u32 flags)
 {
 	union bpf_attr attr;
 

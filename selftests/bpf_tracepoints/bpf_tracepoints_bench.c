@@ -24,9 +24,10 @@
 
 #define ROUNDS	3
 
-static int bench(const char *label, int cmd, unsigned int vsize, int iters)
+static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 {
 	long long best = -1, bytes, entries, t;
+	const char *op_name = cmd == BPF_MAP_LOOKUP_ELEM ? "lookup" : "update";
 	union bpf_attr create = {}, op = {};
 	unsigned int key = 0;
 	void *val = calloc(1, vsize);
@@ -38,7 +39,7 @@ static int bench(const char *label, int cmd, unsigned int vsize, int iters)
 	create.max_entries = 1;
 	fd = sys_bpf(BPF_MAP_CREATE, &create);
 	if (fd < 0 || !val) {
-		perror("bench: map");
+		perror("BPF_MAP_CREATE");
 		return 1;
 	}
 	op.map_fd = fd;
@@ -53,19 +54,18 @@ static int bench(const char *label, int cmd, unsigned int vsize, int iters)
 		t = now_ns();
 		for (i = 0; i < iters; i++)
 			if (sys_bpf(cmd, &op)) {
-				perror("bench: op");
+				perror(op_name);
 				return 1;
 			}
 		t = now_ns() - t;
 		if (best < 0 || t < best)
 			best = t;
 	}
-	printf("bench %s %s %u %lld\n", label, cmd == BPF_MAP_LOOKUP_ELEM ? "lookup" : "update",
-	       vsize, best / iters);
+	printf("bench %s %s %u %lld\n", label, op_name, vsize, best / iters);
 	entries = ring_counter("entries:") - entries;
 	if (entries > 0)
-		printf("recsize %s %s %u %lld\n", label, cmd == BPF_MAP_LOOKUP_ELEM ? "lookup" : "update",
-		       vsize, (ring_counter("bytes:") - bytes) / entries);
+		printf("recsize %s %s %u %lld\n", label, op_name, vsize,
+		       (ring_counter("bytes:") - bytes) / entries);
 	close(fd);
 	free(val);
 	return 0;
@@ -76,9 +76,9 @@ int main(int argc, char **argv)
 	const char *label = argc > 1 ? argv[1] : "run";
 	int err = 0;
 
-	err |= bench(label, BPF_MAP_LOOKUP_ELEM, 8, 2000);
-	err |= bench(label, BPF_MAP_UPDATE_ELEM, 8, 2000);
-	err |= bench(label, BPF_MAP_LOOKUP_ELEM, 65536, 200);
-	err |= bench(label, BPF_MAP_UPDATE_ELEM, 65536, 200);
+	err |= measure(label, BPF_MAP_LOOKUP_ELEM, 8, 2000);
+	err |= measure(label, BPF_MAP_UPDATE_ELEM, 8, 2000);
+	err |= measure(label, BPF_MAP_LOOKUP_ELEM, 65536, 200);
+	err |= measure(label, BPF_MAP_UPDATE_ELEM, 65536, 200);
 	return err;
 }
