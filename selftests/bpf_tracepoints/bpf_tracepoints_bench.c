@@ -45,11 +45,16 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 	op.map_fd = fd;
 	op.key = (unsigned long)&key;
 	op.value = (unsigned long)val;
+	/* one command's record, alone in an emptied buffer (no page padding) */
+	write_file(TRACEFS "/trace", "");
+	bytes = ring_counter("bytes:");
+	entries = ring_counter("entries:");
+	sys_bpf(cmd, &op);
+	entries = ring_counter("entries:") - entries;
+	bytes = ring_counter("bytes:") - bytes;
 	for (i = 0; i < iters / 10; i++)	/* warm caches and paths */
 		sys_bpf(cmd, &op);
 
-	bytes = ring_counter("bytes:");
-	entries = ring_counter("entries:");
 	for (r = 0; r < ROUNDS; r++) {
 		t = now_ns();
 		for (i = 0; i < iters; i++)
@@ -62,10 +67,8 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 			best = t;
 	}
 	printf("bench %s %s %u %lld\n", label, op_name, vsize, best / iters);
-	entries = ring_counter("entries:") - entries;
 	if (entries > 0)
-		printf("recsize %s %s %u %lld\n", label, op_name, vsize,
-		       (ring_counter("bytes:") - bytes) / entries);
+		printf("recsize %s %s %u %lld\n", label, op_name, vsize, bytes / entries);
 	close(fd);
 	free(val);
 	return 0;
