@@ -22,8 +22,10 @@ INITRD	:= $(OUT)/initramfs-$(KVER).cpio
 # The selftests as kselftest installs them (run_kselftest.sh and all)
 KSFT	:= $(OUT)/kselftest/$(KVER)
 KCONFIG	:= Kconfig.debug
-# base, then what this tree needs beside it (defconfigs/6.1)
-BASECFG	:= defconfigs/base $(wildcard defconfigs/$(KVER))
+# base (the guest), the selftests' config (what the tests need: a line
+# missing there is missing in the guests), then what this tree needs
+# beside them (defconfigs/6.1)
+BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfigs/$(KVER))
 
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
@@ -76,7 +78,7 @@ check-series: tree
 check-gates: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
-		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER)) $(keep_going)
 
 check-docs: tree

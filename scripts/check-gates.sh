@@ -6,7 +6,9 @@
 # - make SPHINXDIRS=bpf htmldocs builds the new page with no warning, and
 #   the bpf index links it;
 # - the cover letter's To: and Cc: are what get_maintainer.pl gives for
-#   the series (To: the maintainers, Cc: reviewers and lists).
+#   the series (To: the maintainers, Cc: reviewers and lists);
+# - make kselftest-merge over x86_64's defconfig, as CI systems make a
+#   kernel for kselftest, gives every line of the selftests' config.
 # The unpatched build checks out base in TREE; HEAD is restored on exit.
 # Usage: check-gates.sh TREE PATCHDIR BUILDDIR KVER
 set -euo pipefail
@@ -28,7 +30,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..8"
 
 # The C files the series changes, and core.c, where CREATE_TRACE_POINTS
 # makes the events' code
@@ -127,5 +129,18 @@ else
 		"$(echo "To: want: $want_to"; echo "To: have: $have_to"
 		   echo "missing: $(comm -23 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')"
 		   echo "extra: $(comm -13 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')")"
+fi
+# kselftest-merge: defconfig, then every selftest's config merged in (ours
+# as the rig has it); each line of ours must come out as asked
+ksft_cfg=$here/../selftests/bpf_tracepoints/config
+mkdir -p "$tree/tools/testing/selftests/bpf_tracepoints" "$bdir/kselftest-merge"
+cp "$ksft_cfg" "$tree/tools/testing/selftests/bpf_tracepoints/config"
+if make -s -C "$tree" O="$bdir/kselftest-merge" x86_64_defconfig > "$bdir/kselftest-merge.log" 2>&1 &&
+   make -s -C "$tree" O="$bdir/kselftest-merge" kselftest-merge >> "$bdir/kselftest-merge.log" 2>&1 &&
+   "$here/check-config.sh" "$bdir/kselftest-merge/.config" "$ksft_cfg" >> "$bdir/kselftest-merge.log" 2>&1; then
+	result OK "kselftest-merge over x86_64_defconfig: every line of the selftests' config"
+else
+	result FAIL "kselftest-merge over x86_64_defconfig: every line of the selftests' config" \
+		"$(grep -E 'check-config|rror' "$bdir/kselftest-merge.log" | tail -20)"
 fi
 ktap_status

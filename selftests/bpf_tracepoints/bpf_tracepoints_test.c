@@ -411,6 +411,51 @@ TEST(gate_matches_config)
 	ASSERT_TRUE(path_exists(TRACEFS "/events/xdp/xdp_exception/format"));
 }
 
+/*
+ * The kernel has what the config file beside this test (installed with
+ * it) asks for, as /proc/config.gz says: a kernel built from a config
+ * that lost a line fails here, naming the option, before any test fails
+ * for want of it. Without the events, their own option is expected off.
+ */
+TEST(kernel_has_what_the_config_asks)
+{
+	char path[512], want[LINE_MAX_LEN], got[LINE_MAX_LEN];
+	const char *kconfig = "/proc/config.gz";
+	int asked = 0, missing = 0;
+	char *config;
+	FILE *f, *k;
+
+	snprintf(path, sizeof(path), "%.*s/config",
+		 (int)(strrchr(self_exe, '/') - self_exe), self_exe);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s is not installed beside the test", path);
+	ASSERT_TRUE(path_exists(kconfig)) TH_LOG("no %s (CONFIG_IKCONFIG_PROC)", kconfig);
+	k = popen("zcat /proc/config.gz", "r");
+	ASSERT_NE(NULL, k);
+	config = calloc(1, TRACE_BUF_SIZE);
+	ASSERT_NE(NULL, config);
+	while (strlen(config) + LINE_MAX_LEN < TRACE_BUF_SIZE && fgets(got, sizeof(got), k))
+		strcat(config, got);
+	ASSERT_EQ(0, pclose(k));
+	while (fgets(want, sizeof(want), f)) {
+		if (strncmp(want, "CONFIG_", 7))
+			continue;
+		asked++;
+		if (!gate_on && !strcmp(want, "CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y\n"))
+			continue;
+		if (strstr(config, want) == config ||
+		    strstr(config, fmt("\n%s", want)))
+			continue;
+		missing++;
+		TH_LOG("%s asks for %.*s: this kernel does not have it", path,
+		       (int)strcspn(want, "\n"), want);
+	}
+	fclose(f);
+	free(config);
+	ASSERT_LT(0, asked);
+	ASSERT_EQ(0, missing);
+}
+
 /* Each event's format file describes the fields its line prints. */
 TEST(format_files_describe_fields)
 {
@@ -1446,10 +1491,11 @@ static int send_frame(const char *dev)
 TEST(xdp_exception)
 {
 	struct prog_desc p;
-	int prog, link, i, ifindex;
+	int prog, link, i, ifindex, err;
 	char *trace = NULL;
 
-	ASSERT_EQ(0, veth_add("tpv0", "tpv1")) TH_LOG("veth pair");
+	err = veth_add("tpv0", "tpv1");
+	ASSERT_EQ(0, err) TH_LOG("veth pair: %s (CONFIG_VETH)", strerror(-err));
 	/* no IPv6 chatter (DAD, router solicitations): our frame only */
 	write_file("/proc/sys/net/ipv6/conf/tpv0/disable_ipv6", "1");
 	write_file("/proc/sys/net/ipv6/conf/tpv1/disable_ipv6", "1");
