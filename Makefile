@@ -49,7 +49,7 @@ PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch export-series clean
+	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
 
@@ -70,7 +70,7 @@ tree: deps
 check-series: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,series,scripts/cached.sh $(CACHE) series $(LOGS)/series.out \
-		"$(PATCHES) $(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-series.sh scripts/ktap.sh" \
+		"$(PATCHES) $(KCONFIG) $(TREE)/.git/rig-stamp scripts/check-series.sh scripts/check-selftest-copy.sh scripts/ktap.sh selftests" \
 		scripts/check-series.sh $(PATCHES) $(TREE) $(KCONFIG)) $(keep_going)
 
 # Before sending (scripts/check-gates.sh): W=1 and sparse on Debian's
@@ -235,9 +235,13 @@ mutants: kernels debug-kernel initramfs
 		$(BASECFG) | tee $(LOGS)/mutants.out
 	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out | tail -1
 
-# Both write the tree's commits (base..HEAD) back into $(PATCHES).
+# Each writes the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:
 	@scripts/regen-kconfig-patch.sh $(TREE) $(PATCHES) $(KCONFIG)
+	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
+
+regen-selftest-patch:
+	@scripts/regen-selftest-patch.sh $(TREE) $(PATCHES) selftests/bpf_tracepoints
 	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
 
 export-series:

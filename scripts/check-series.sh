@@ -2,7 +2,8 @@
 # Host-side checks of the patch series, printed as KTAP: the series file
 # names every patch, each patch is checkpatch --strict clean and signed
 # off, and the top-level Kconfig.debug is byte for byte the one the series
-# adds (kernel/bpf/Kconfig.debug in the patched tree).
+# adds (kernel/bpf/Kconfig.debug in the patched tree), as the top-level
+# selftests/bpf_tracepoints/ is tools/testing/selftests/bpf_tracepoints/.
 # The only checkpatch findings allowed are the cover letter's
 # "  allow: TYPE FILE" lines (FILE "-" for findings without a file), each
 # of which the cover letter explains.
@@ -16,7 +17,7 @@ patches=$(grep -v '^#' "$patchdir/series")
 . "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) * 2 + 2))"
+echo "1..$(($(echo "$patches" | wc -l) * 2 + 3))"
 
 listed=$(echo "$patches" | sort)
 present=$(cd "$patchdir" && ls [0-9]*.patch | grep -v '^0000-' | sort)
@@ -63,5 +64,14 @@ if git -C "$tree" show HEAD:kernel/bpf/Kconfig.debug 2>/dev/null | cmp -s - "$kc
 else
 	result FAIL "Kconfig.debug matches the series" \
 		"$kconfig differs from kernel/bpf/Kconfig.debug in the series: run 'make regen-kconfig-patch'"
+fi
+
+selftests=$(dirname "$0")/../selftests/bpf_tracepoints
+if why=$("$(dirname "$0")/check-selftest-copy.sh" "$tree" "$selftests"); then
+	result OK "selftests/bpf_tracepoints/ matches the series"
+else
+	result FAIL "selftests/bpf_tracepoints/ matches the series" \
+		"$why
+run 'make regen-selftest-patch'"
 fi
 ktap_status
