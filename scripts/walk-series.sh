@@ -11,7 +11,7 @@
 # A prefix's result is cached by what it was built from: the source tree
 # at that commit, the fragments, the build scripts and the compiler. An
 # unchanged prefix is not built again; a patch that changed rebuilds from
-# there on. A patch that touches only Documentation/ or tools/ leaves the
+# there on. A patch that touches only Documentation/, tools/ or MAINTAINERS leaves the
 # kernel as the prefix before built it: its result is that one's.
 #
 # Prints KTAP, one result per prefix and config; a failure names the
@@ -127,7 +127,7 @@ n=0
 for c in $commits; do
 	n=$((n + 1))
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
-	code=$(git -C "$tree" diff --name-only "$c~1" "$c" | grep -Ev '^(Documentation|tools)/' || true)
+	code=$(git -C "$tree" diff --name-only "$c~1" "$c" | grep -Ev '^(Documentation|tools)/|^MAINTAINERS$' || true)
 	for config in off on; do
 		target[$config]=
 		keys[$config]=$(key "$c" "$config")
