@@ -11,8 +11,9 @@
 # A prefix's result is cached by what it was built from: the source tree
 # at that commit, the fragments, the build scripts and the compiler. An
 # unchanged prefix is not built again; a patch that changed rebuilds from
-# there on. A patch that touches only Documentation/, tools/ or MAINTAINERS leaves the
-# kernel as the prefix before built it: its result is that one's.
+# there on. A patch that touches only Documentation/, tools/ or
+# MAINTAINERS leaves the kernel as the prefix before built it: its result
+# is that one's.
 #
 # Prints KTAP, one result per prefix and config; a failure names the
 # patch and the config, with the build log's tail. Progress goes to stderr.
