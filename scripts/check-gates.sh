@@ -32,9 +32,9 @@ trap 'exit 143' TERM
 echo "KTAP version 1"
 echo "1..8"
 
-# The C files the series changes, and core.c, where CREATE_TRACE_POINTS
-# makes the events' code
-objs=$( { git -C "$tree" diff --name-only base..HEAD -- '*.c'; echo kernel/bpf/core.c; } |
+# The kernel's C files the series changes (not the selftests under
+# tools/), and core.c, where CREATE_TRACE_POINTS makes the events' code
+objs=$( { git -C "$tree" diff --name-only base..HEAD -- '*.c' ':!tools/'; echo kernel/bpf/core.c; } |
 	sort -u | sed 's/\.c$/.o/')
 
 # debian_build NAME [CONFIG-LINE...]: W=1 C=1 build of $objs on Debian's
