@@ -38,7 +38,8 @@ objs=$( { git -C "$tree" diff --name-only base..HEAD -- '*.c' ':!tools/'; echo k
 	sort -u | sed 's/\.c$/.o/')
 
 # debian_build NAME [CONFIG-LINE...]: W=1 C=1 build of $objs on Debian's
-# config; its warnings, without line numbers, sorted, in NAME.warn
+# config; its warnings and (sparse's) errors, without line numbers,
+# sorted, in NAME.warn
 debian_build() {
 	local name=$1 out=$bdir/debian
 	shift
@@ -50,7 +51,7 @@ debian_build() {
 	# shellcheck disable=SC2086
 	nice make -C "$tree" O="$out" -j"$(nproc)" W=1 C=1 $objs >> "$bdir/$name.log" 2>&1 || return 1
 	cp "$out/.config" "$bdir/$name.config"
-	sed -n "s|^$tree/||; s|^\([^: ]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p" "$bdir/$name.log" |
+	sed -n "s|^$tree/||; s|^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): |\1: \2: |p" "$bdir/$name.log" |
 		grep -v '^scripts/' | sort > "$bdir/$name.warn" || true
 }
 
