@@ -51,7 +51,7 @@ debian_build() {
 	# shellcheck disable=SC2086
 	nice make -C "$tree" O="$out" -j"$(nproc)" W=1 C=1 $objs >> "$bdir/$name.log" 2>&1 || return 1
 	cp "$out/.config" "$bdir/$name.config"
-	sed -n "s|^$tree/||; s|^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): |\1: \2: |p" "$bdir/$name.log" |
+	sed -n -e "s|^$tree/||" -e 's/^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): /\1: \2: /p' "$bdir/$name.log" |
 		grep -v '^scripts/' | sort > "$bdir/$name.warn" || true
 }
 
