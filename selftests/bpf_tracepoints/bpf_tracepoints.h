@@ -138,11 +138,12 @@ static inline char *read_into(const char *path, char *buf, size_t size)
 
 /*
  * Host safety, first in main(). The tests need root and tracefs: without
- * them the run exits KSFT_SKIP, saying which. They run in a network
- * namespace of their own, so that their veth pair and the lo they attach
- * to go with it, and put back at exit what they change in tracefs:
- * tracing_on, the enabled events and the buffer size (the trace buffer's
- * contents are cleared, as any tracer does).
+ * them the run exits KSFT_SKIP, saying which. They run in a network and a
+ * mount namespace of their own, so that their veth pair, the lo they
+ * attach to and the bpffs they pin in go with them, and put back at exit
+ * what they change in tracefs: tracing_on, the enabled events and the
+ * buffer size (the trace buffer's contents are cleared, as any tracer
+ * does).
  */
 static char tracefs_saved_on[8], tracefs_saved_kb[32], tracefs_saved_events[65536];
 
@@ -182,29 +183,38 @@ static inline int link_up(const char *name)
 	return ret ? -errno : 0;
 }
 
+/*
+ * The buffer size to put back, from buffer_size_kb as read: "1408", or
+ * "7 (expanded: 1408)" for a buffer not yet allocated in full. "X" (CPUs
+ * of different sizes) cannot be written back as one number: none.
+ */
+static inline void tracefs_parse_kb(char *kb)
+{
+	char *expanded = strstr(kb, "(expanded: ");
+
+	if (expanded)
+		memmove(kb, expanded + strlen("(expanded: "), strlen(expanded) + 1);
+	kb[strspn(kb, "0123456789")] = '\0';
+}
+
 static inline void bpf_tracepoints_host_setup(void)
 {
-	char *nl;
-
 	if (geteuid() != 0)
 		ksft_exit_skip("bpf_tracepoints needs root: bpf(2) and tracefs\n");
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) || link_up("lo"))
+		ksft_exit_fail_msg("network and mount namespaces of its own: %s (CONFIG_NET_NS)\n",
+				   strerror(errno));
 	if (!path_exists(TRACEFS "/trace") &&
 	    mount("tracefs", TRACEFS, "tracefs", 0, NULL))
 		ksft_exit_skip("no tracefs at " TRACEFS " (CONFIG_FTRACE)\n");
-	if (unshare(CLONE_NEWNET) || link_up("lo"))
-		ksft_exit_fail_msg("a network namespace of its own: %s (CONFIG_NET_NS)\n",
-				   strerror(errno));
 	if (!read_into(TRACEFS "/tracing_on", tracefs_saved_on, sizeof(tracefs_saved_on)) ||
 	    !read_into(TRACEFS "/set_event", tracefs_saved_events, sizeof(tracefs_saved_events)))
 		ksft_exit_fail_msg("cannot read " TRACEFS "/tracing_on and set_event\n");
-	if (read_into(TRACEFS "/buffer_size_kb", tracefs_saved_kb, sizeof(tracefs_saved_kb))) {
-		nl = strchr(tracefs_saved_kb, '\n');
-		if (nl)
-			*nl = '\0';
-		/* "7 (expanded: 1408)": never resized, nothing to put back */
-		if (strchr(tracefs_saved_kb, ' '))
-			tracefs_saved_kb[0] = '\0';
-	}
+	if (strlen(tracefs_saved_events) == sizeof(tracefs_saved_events) - 1)
+		ksft_exit_fail_msg("more events enabled than this test can put back\n");
+	if (read_into(TRACEFS "/buffer_size_kb", tracefs_saved_kb, sizeof(tracefs_saved_kb)))
+		tracefs_parse_kb(tracefs_saved_kb);
 	atexit(tracefs_put_back);
 }
 

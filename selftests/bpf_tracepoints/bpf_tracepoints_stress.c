@@ -557,20 +557,14 @@ static unsigned long long total(const unsigned long long *v)
 	return sum;
 }
 
-static int saved_buffer_kb;
-
 FIXTURE(stress) {
 	bool gate_on;
 };
 
 FIXTURE_SETUP(stress)
 {
-	char buf[64];
-
 	self->gate_on = expect_gate_on();
 	ASSERT_EQ(0, bpffs_ready());
-	ASSERT_NE(NULL, read_into(TRACEFS "/buffer_size_kb", buf, sizeof(buf)));
-	saved_buffer_kb = atoi(buf);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, sh);
 	memset(sh, 0, sizeof(*sh));
@@ -578,12 +572,11 @@ FIXTURE_SETUP(stress)
 
 FIXTURE_TEARDOWN(stress)
 {
-	char kb[16];
-
 	write_file(TRACEFS "/tracing_on", "0");
 	write_file(TRACEFS "/set_event", "");
-	snprintf(kb, sizeof(kb), "%d", saved_buffer_kb);
-	write_file(TRACEFS "/buffer_size_kb", kb);
+	/* the size the run found (bpf_tracepoints_host_setup()) */
+	if (tracefs_saved_kb[0])
+		write_file(TRACEFS "/buffer_size_kb", tracefs_saved_kb);
 	write_file(TRACEFS "/trace", "");
 	write_file(TRACEFS "/tracing_on", "1");
 }
