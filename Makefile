@@ -49,7 +49,7 @@ PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
+	boot-on boot-off rerun bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
 
@@ -126,6 +126,12 @@ boot-on boot-off: boot-%: kernels initramfs
 run: kernels initramfs
 	@$(call boot,on,demo)
 	@cat $(LOGS)/on.out
+
+# The installed suite run twice in a row on one guest: both runs pass, or
+# the tests left something behind (a veth pair, a pin, a tracefs setting).
+rerun: kernels initramfs
+	@$(call boot,on,twice,-twice)
+	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(KVER)/on=$(LOGS)/on-twice.out
 
 # One tree: host checks, then both kernels booted (side by side, one host
 # core each, unless PARALLEL_BOOTS=0), every selftest on each. make test
