@@ -199,6 +199,11 @@ static inline void tracefs_parse_kb(char *kb)
 
 static inline void bpf_tracepoints_host_setup(void)
 {
+	/*
+	 * A line at a time, also into the runner's pipe: a test's child
+	 * leaves with _exit(), which would drop what stdio still holds.
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (geteuid() != 0)
 		ksft_exit_skip("bpf_tracepoints needs root: bpf(2) and tracefs\n");
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS) ||
