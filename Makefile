@@ -108,9 +108,11 @@ zero-cost: walk
 # Built and installed as CI systems do it: the kernel tree's kselftest
 # Makefile, TARGETS=bpf_tracepoints, make install (run_kselftest.sh, the
 # runner, the list, settings and TEST_FILES). Static: the guest has no libc.
+# What is built is the series' copy (8/8), which check-series holds equal
+# to selftests/: after editing selftests/, make regen-selftest-patch. The
+# tree's tracked files are never written over.
 selftests: tree
-	@rm -rf $(TREE)/tools/testing/selftests/bpf_tracepoints $(KSFT)
-	@cp -r selftests/bpf_tracepoints $(TREE)/tools/testing/selftests/
+	@rm -rf $(KSFT)
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests TARGETS=bpf_tracepoints \
 		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static install >/dev/null
 	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_test

@@ -132,10 +132,9 @@ else
 		   echo "extra: $(comm -13 <(echo "$want_all") <(echo "$have_all") | tr '\n' ' ')")"
 fi
 # kselftest-merge: defconfig, then every selftest's config merged in (ours
-# as the rig has it); each line of ours must come out as asked
-ksft_cfg=$here/../selftests/bpf_tracepoints/config
-mkdir -p "$tree/tools/testing/selftests/bpf_tracepoints" "$bdir/kselftest-merge"
-cp "$ksft_cfg" "$tree/tools/testing/selftests/bpf_tracepoints/config"
+# as the series carries it, 8/8); each line of ours must come out as asked
+ksft_cfg=$tree/tools/testing/selftests/bpf_tracepoints/config
+mkdir -p "$bdir/kselftest-merge"
 if make -s -C "$tree" O="$bdir/kselftest-merge" x86_64_defconfig > "$bdir/kselftest-merge.log" 2>&1 &&
    make -s -C "$tree" O="$bdir/kselftest-merge" kselftest-merge >> "$bdir/kselftest-merge.log" 2>&1 &&
    "$here/check-config.sh" "$bdir/kselftest-merge/.config" "$ksft_cfg" >> "$bdir/kselftest-merge.log" 2>&1; then
