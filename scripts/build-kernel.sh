@@ -23,7 +23,7 @@ kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "
 # A build with the inputs of this build dir's last one is not run again:
 # make's walk of a tree where nothing changed costs 20 to 40 s. The inputs:
 # the tree's commit, any edit or new file in it (an interrupted canary)
-# but the selftests the rig copies in, the fragments, the target, the
+# but what the selftests' build leaves, the fragments, the target, the
 # toolchain, the environment make reads and these scripts. A tree that is
 # not a git repository of its own has no key, and make decides.
 target=${BUILD_TARGET:-bzImage}
