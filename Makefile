@@ -29,7 +29,8 @@ BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfig
 
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
-	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on)
+	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
+	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
 tree_results = $(foreach r,make series gates bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
@@ -49,7 +50,7 @@ PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off rerun bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
+	boot-on boot-off rerun kselftest-kernel kselftest-guest bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
 
@@ -208,6 +209,19 @@ test:
 	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
+
+# The kernel a kselftest CI system builds (x86_64_defconfig + make
+# kselftest-merge: every selftest's config, PROVE_LOCKING, UBSAN...),
+# booted with the installed suite. Not in make test: an hour of both
+# cores cold (scripts/build-kselftest-kernel.sh).
+kselftest-kernel: tree
+	@$(call timed,kselftest kernel,scripts/build-kselftest-kernel.sh $(TREE) $(BUILD)-kselftest)
+
+kselftest-guest: export BOOT_TIMEOUT ?= 1200
+kselftest-guest: kselftest-kernel initramfs
+	@$(call boot,kselftest,test)
+	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(KVER)/kselftest=$(LOGS)/kselftest.out \
+		$(KVER)/boot-kselftest=$(LOGS)/kselftest.boot
 
 # Every event the selftests cause, as the on kernel prints it.
 capture: kernels initramfs

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Builds the guest's initramfs: busybox, trace-cmd, perf and timeout with
-# the shared libraries they need, the installed kselftest directory (at
+# Builds the guest's initramfs: busybox; trace-cmd, perf, the real BPF
+# clients (bpftool, bpftrace, strace) and timeout, with the shared
+# libraries they need; the installed kselftest directory (at
 # /kselftest) and the init script.
 # Usage: build-initramfs.sh OUT.cpio KSELFTEST-INSTALL-DIR
 set -euo pipefail
@@ -21,13 +22,22 @@ cp -r "$ksft" "$root/kselftest"
 
 # Dynamically linked tools: copy each with every library ldd names.
 # coreutils' timeout is the one run_kselftest.sh uses for "settings".
-for tool in /usr/bin/trace-cmd /usr/bin/perf /usr/bin/timeout; do
-	cp "$tool" "$root/usr/bin/"
+# bpftrace brings LLVM and clang's libraries: most of the image's size.
+mkdir -p "$root/usr/sbin"
+for tool in /usr/bin/trace-cmd /usr/bin/perf /usr/bin/timeout \
+	    /usr/sbin/bpftool /usr/bin/bpftrace /usr/bin/strace; do
+	[ -x "$tool" ] || { echo "build-initramfs: $tool is missing (scripts/deps.sh installs it)" >&2; exit 1; }
+	cp "$tool" "$root$(dirname "$tool")/"
 	for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
 done
+# bpftrace compiles its programs with the kernel's uapi headers
+# (linux-libc-dev's, as on the hosts it runs on)
+mkdir -p "$root/usr/include/x86_64-linux-gnu"
+cp -r /usr/include/linux /usr/include/asm-generic "$root/usr/include/"
+cp -r /usr/include/x86_64-linux-gnu/asm "$root/usr/include/x86_64-linux-gnu/"
 echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
 
 (cd "$root" && find . | cpio -o -H newc --quiet) > "$out.tmp"

@@ -32,6 +32,13 @@ qemu-system-x86:/usr/bin/qemu-system-x86_64
 busybox-static:/bin/busybox
 trace-cmd:/usr/bin/trace-cmd
 linux-perf:/usr/bin/perf
+bpftool:/usr/sbin/bpftool
+bpftrace:/usr/bin/bpftrace
+strace:/usr/bin/strace
+clang:/usr/bin/clang
+libbpf-dev:/usr/include/bpf/libbpf.h
+pkg-config:/usr/bin/pkg-config
+zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a
 "
 
 missing=

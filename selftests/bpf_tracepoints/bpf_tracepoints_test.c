@@ -1857,6 +1857,534 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 	ASSERT_EQ(10, n);
 }
 
+/*
+ * Real clients: bpftool, a libbpf loader and bpftrace, as developers run
+ * them. The events must show exactly what each client did (its keys,
+ * values, ids, tags and fds), and what a BPF program attached to them
+ * reads. A client that is not installed skips (the rig fails any skip it
+ * does not expect); one that is installed but does not run fails.
+ */
+#define CLIENT_OUT	"/tmp/tp_client.out"
+#define CLIENT_OBJ	"bpf_tracepoints_clients.bpf.o"
+#define CLIENT_LOADER	"bpf_tracepoints_libbpf"
+#define BPFTOOL_MAP	BPFFS "/tp_bpftool_map"
+#define BPFTOOL_PROG	BPFFS "/tp_bpftool_prog"
+#define ZEROES_16	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+
+/* A file beside this test (the installed BPF object and loader). */
+static char *beside_self(const char *name)
+{
+	static char bufs[2][PATH_MAX];
+	static int next;
+	char *buf = bufs[next++ % 2];
+	const char *slash = strrchr(self_exe, '/');
+
+	snprintf(buf, PATH_MAX, "%.*s/%s", slash ? (int)(slash - self_exe) : 1,
+		 slash ? self_exe : ".", name);
+	return buf;
+}
+
+/* @cmd's exit status (-1 if it did not exit), its output in CLIENT_OUT */
+static int run_client(const char *cmd)
+{
+	int status = system(fmt("%s >" CLIENT_OUT " 2>&1", cmd));
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *client_out(void)
+{
+	static char buf[65536];
+
+	return read_into(CLIENT_OUT, buf, sizeof(buf)) ?: "";
+}
+
+/*
+ * Whether the test can go on with @tool: false after a SKIP (no events
+ * nobody expected, or @tool not installed); a failure if @tool is
+ * installed but @version_cmd does not run.
+ */
+static bool client_ready(struct __test_metadata *_metadata, const char *tool,
+			 const char *version_cmd)
+{
+	if (events_absent_unexpected())
+		SKIP(return false, OPTION_NOT_SET);
+	if (tool && !tool_installed(tool))
+		SKIP(return false, "%s is not installed", tool);
+	if (version_cmd)
+		EXPECT_EQ(0, run_client(version_cmd))
+			TH_LOG("%s is installed but does not run: %s", tool, client_out());
+	return !_metadata->exit_code;
+}
+
+/* The number after @name (JSON "name":N, bpftrace's "@name: N"), or -1 */
+static long long value_after(const char *text, const char *name)
+{
+	const char *at = text ? strstr(text, name) : NULL;
+
+	return at ? strtoll(at + strlen(name), NULL, 10) : -1;
+}
+
+/* The string after @name up to the next '"' (JSON "name":"...") */
+static char *string_after(const char *text, const char *name)
+{
+	static char buf[LINE_MAX_LEN];
+	const char *at = strstr(text, name);
+
+	if (!at)
+		return "";
+	at += strlen(name);
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(at, "\""), at);
+	return buf;
+}
+
+/*
+ * The lines of @trace of @event whose fields are @want, where "ufd=*" in
+ * @want stands for any fd; the last such line's pid and fd are kept.
+ */
+struct event_match {
+	int count;
+	pid_t pid;
+	int ufd;
+};
+
+static struct event_match match_event(const char *trace, const char *event, const char *want)
+{
+	char line[LINE_MAX_LEN], fields[LINE_MAX_LEN], name[128];
+	struct event_match m = { 0, -1, -1 };
+	const char *star, *p = trace;
+	size_t head;
+
+	/* copies: @want may be one of fmt()'s buffers, which it reuses */
+	snprintf(fields, sizeof(fields), "%s", want);
+	snprintf(name, sizeof(name), " %s: ", event);
+	star = strstr(fields, "ufd=*");
+	head = star ? (size_t)(star - fields) + strlen("ufd=") : strlen(fields);
+	while (p && *p) {
+		size_t len = strcspn(p, "\n");
+		const char *at = p, *f;
+		char *end;
+		long ufd = -1;
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + !!p[len];
+		f = strstr(line, name);
+		if (!f)
+			continue;
+		f += strlen(name);
+		if (strncmp(f, fields, head))
+			continue;
+		if (star) {
+			ufd = strtol(f + head, &end, 10);
+			if (end == f + head || strcmp(end, star + strlen("ufd=*")))
+				continue;
+		} else if (f[head]) {
+			continue;
+		}
+		m.count++;
+		m.pid = task_pid(trace, at + (f - line));
+		m.ufd = ufd;
+	}
+	return m;
+}
+
+/* The names of the events in @trace, in order: "name name ..." */
+static char *event_names(const char *trace)
+{
+	static char buf[4096];
+	const char *p = trace;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while ((p = strstr(p, " bpf_")) && n < sizeof(buf) - 64) {
+		size_t len = strcspn(p + 1, ":\n ");
+
+		if (p[1 + len] == ':')
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%.*s", n ? " " : "",
+				      (int)len, p + 1);
+		p += 1 + len;
+	}
+	return buf;
+}
+
+FIXTURE(clients) {
+};
+
+FIXTURE_SETUP(clients)
+{
+	ASSERT_EQ(0, bpffs_ready());
+	unlink(BPFTOOL_MAP);
+	unlink(BPFTOOL_PROG);
+}
+
+FIXTURE_TEARDOWN(clients)
+{
+	unlink(BPFTOOL_MAP);
+	unlink(BPFTOOL_PROG);
+}
+
+#define BPFTOOL_MAP_EVENTS	"bpf_map_create,bpf_obj_pin_map,bpf_obj_get_map," \
+				"bpf_map_update_elem,bpf_map_lookup_elem," \
+				"bpf_map_delete_elem,bpf_map_next_key,bpf_map_lookup_batch"
+
+/* Runs bpftool @args; with the gate on, returns the events it caused. */
+static char *bpftool_traced(struct __test_metadata *_metadata, const char *args)
+{
+	char cmd[LINE_MAX_LEN];
+
+	snprintf(cmd, sizeof(cmd), "bpftool %s", args);
+	EXPECT_EQ(0, tp_begin(BPFTOOL_MAP_EVENTS));
+	EXPECT_EQ(0, run_client(cmd)) TH_LOG("%s: %s", cmd, client_out());
+	return gate_on ? strdup(tp_end()) : NULL;
+}
+
+/* "map type=HASH ufd=* " + @kv + " id=@id name=tp_bpftool_map" */
+static char *bpftool_map_line(const char *kv, long long id)
+{
+	return fmt("map type=HASH ufd=* %s id=%lld name=tp_bpftool_map", kv, id);
+}
+
+/*
+ * bpftool map create (pinned), update, lookup, dump and delete: the events
+ * carry bpftool's own keys and values, the id that bpftool map show
+ * prints, and in each bpftool process the fd it got from the pin.
+ */
+TEST_F_TIMEOUT(clients, bpftool_map, 300)
+{
+	const char *key1 = "key=[01 00 00 00]", *val1 = "val=[01 02 03 04 05 06 07 08]";
+	char *create, *update1, *update2, *lookup, *dump, *del, kv[LINE_MAX_LEN];
+	struct event_match made, pin, get, upd, look, dumped, gone;
+	long long id;
+
+	if (!client_ready(_metadata, "bpftool", "bpftool version"))
+		return;
+	create = bpftool_traced(_metadata, "map create " BPFTOOL_MAP
+				" type hash key 4 value 8 entries 4 name tp_bpftool_map");
+	update1 = bpftool_traced(_metadata, "map update pinned " BPFTOOL_MAP
+				 " key 1 0 0 0 value 1 2 3 4 5 6 7 8");
+	update2 = bpftool_traced(_metadata, "map update pinned " BPFTOOL_MAP
+				 " key 2 0 0 0 value 0x11 0 0 0 0 0 0 0x22");
+	lookup = bpftool_traced(_metadata, "map lookup pinned " BPFTOOL_MAP " key 1 0 0 0");
+	ASSERT_NE(NULL, strstr(client_out(), "01 02 03 04 05 06 07 08"))
+		TH_LOG("bpftool map lookup: %s", client_out());
+	dump = bpftool_traced(_metadata, "map dump pinned " BPFTOOL_MAP);
+	ASSERT_NE(NULL, strstr(client_out(), "Found 2 elements")) TH_LOG("%s", client_out());
+	del = bpftool_traced(_metadata, "map delete pinned " BPFTOOL_MAP " key 1 0 0 0");
+	ASSERT_EQ(0, run_client("bpftool map dump pinned " BPFTOOL_MAP));
+	ASSERT_NE(NULL, strstr(client_out(), "Found 1 element")) TH_LOG("%s", client_out());
+	ASSERT_EQ(0, run_client("bpftool -j map show pinned " BPFTOOL_MAP));
+	id = value_after(client_out(), "\"id\":");
+	ASSERT_LT(0, id) TH_LOG("bpftool map show: %s", client_out());
+	if (!gate_on)
+		return;
+
+	made = match_event(create, "bpf_map_create",
+			   bpftool_map_line("key=4 val=8 max=4 flags=0", id));
+	pin = match_event(create, "bpf_obj_pin_map",
+			  bpftool_map_line("path=" BPFTOOL_MAP, id));
+	EXPECT_EQ(1, made.count) TH_LOG("%s", create);
+	EXPECT_EQ(1, pin.count) TH_LOG("%s", create);
+	EXPECT_EQ(made.pid, pin.pid);
+	EXPECT_EQ(made.ufd, pin.ufd);
+	EXPECT_EQ(2, count_of(create, ": map type="));
+
+	snprintf(kv, sizeof(kv), "%s %s", key1, val1);
+	upd = match_event(update1, "bpf_map_update_elem", bpftool_map_line(kv, id));
+	get = match_event(update1, "bpf_obj_get_map", bpftool_map_line("path=" BPFTOOL_MAP, id));
+	EXPECT_EQ(1, upd.count) TH_LOG("%s", update1);
+	EXPECT_EQ(1, get.count) TH_LOG("%s", update1);
+	/* the update's fd is the one this bpftool got from the pin */
+	EXPECT_EQ(get.pid, upd.pid);
+	EXPECT_EQ(get.ufd, upd.ufd);
+	EXPECT_NE(made.pid, upd.pid);
+	EXPECT_EQ(1, match_event(update2, "bpf_map_update_elem",
+				 bpftool_map_line("key=[02 00 00 00] val=[11 00 00 00 00 00 00 22]",
+						  id)).count) TH_LOG("%s", update2);
+	look = match_event(lookup, "bpf_map_lookup_elem", bpftool_map_line(kv, id));
+	get = match_event(lookup, "bpf_obj_get_map", bpftool_map_line("path=" BPFTOOL_MAP, id));
+	EXPECT_EQ(1, look.count) TH_LOG("%s", lookup);
+	EXPECT_EQ(get.pid, look.pid);
+	EXPECT_EQ(get.ufd, look.ufd);
+
+	/* What bpftool map dump issues: one get, then key by key */
+	TH_LOG("bpftool map dump issued: %s", event_names(dump));
+	dumped = match_event(dump, "bpf_map_lookup_elem", bpftool_map_line(kv, id));
+	EXPECT_EQ(1, dumped.count) TH_LOG("%s", dump);
+	EXPECT_EQ(1, count_of(dump, " bpf_obj_get_map: "));
+	EXPECT_EQ(2, count_of(dump, " bpf_map_next_key: ")) TH_LOG("%s", dump);
+	EXPECT_EQ(2, count_of(dump, " bpf_map_lookup_elem: ")) TH_LOG("%s", dump);
+	EXPECT_EQ(0, count_of(dump, " bpf_map_lookup_batch: ")) TH_LOG("%s", dump);
+
+	gone = match_event(del, "bpf_map_delete_elem", bpftool_map_line(key1, id));
+	EXPECT_EQ(1, gone.count) TH_LOG("%s", del);
+	EXPECT_EQ(1, count_of(del, " bpf_map_delete_elem: "));
+	free(create);
+	free(update1);
+	free(update2);
+	free(lookup);
+	free(dump);
+	free(del);
+}
+
+/*
+ * bpftool prog load of the clang-built object: the program's event has
+ * the tag, id and name bpftool prog show prints, and the pin its fd.
+ */
+TEST_F_TIMEOUT(clients, bpftool_prog_load, 300)
+{
+	char tag[LINE_MAX_LEN], *trace = NULL, show[4096], want[LINE_MAX_LEN];
+	struct event_match load, pin;
+	const char *map_ids;
+	long long id, map_id;
+	int own = 0;
+
+	if (!client_ready(_metadata, "bpftool", "bpftool version"))
+		return;
+	TP_BEGIN("bpf_prog_load,bpf_obj_pin_prog,bpf_map_create");
+	ASSERT_EQ(0, run_client(fmt("bpftool prog load %s " BPFTOOL_PROG,
+				    beside_self(CLIENT_OBJ)))) TH_LOG("%s", client_out());
+	if (gate_on)
+		trace = strdup(tp_end());
+	ASSERT_EQ(0, run_client("bpftool -j prog show pinned " BPFTOOL_PROG));
+	snprintf(show, sizeof(show), "%s", client_out());
+	id = value_after(show, "\"id\":");
+	snprintf(tag, sizeof(tag), "%s", string_after(show, "\"tag\":\""));
+	ASSERT_LT(0, id) TH_LOG("bpftool prog show: %s", show);
+	ASSERT_EQ(16, strlen(tag)) TH_LOG("bpftool prog show: %s", show);
+	ASSERT_NE(NULL, strstr(show, "\"name\":\"count_creates\"")) TH_LOG("%s", show);
+	if (!gate_on)
+		return;
+	snprintf(want, sizeof(want), "prog=%s type=TRACEPOINT ufd=* id=%lld name=count_creates",
+		 tag, id);
+	load = match_event(trace, "bpf_prog_load", want);
+	snprintf(want, sizeof(want),
+		 "prog=%s path=" BPFTOOL_PROG " ufd=* type=TRACEPOINT id=%lld name=count_creates",
+		 tag, id);
+	pin = match_event(trace, "bpf_obj_pin_prog", want);
+	EXPECT_EQ(1, load.count) TH_LOG("want tag %s id %lld:\n%s", tag, id, trace);
+	EXPECT_EQ(1, pin.count) TH_LOG("%s", trace);
+	EXPECT_EQ(load.pid, pin.pid);
+	EXPECT_EQ(load.ufd, pin.ufd);
+	/* the object's own map, among those bpftool created for the program */
+	map_ids = strstr(show, "\"map_ids\":[");
+	ASSERT_NE(NULL, map_ids) TH_LOG("%s", show);
+	map_ids += strlen("\"map_ids\":[");
+	while (*map_ids && *map_ids != ']') {
+		map_id = strtoll(map_ids, (char **)&map_ids, 10);
+		map_ids += strspn(map_ids, ",");
+		ASSERT_EQ(0, run_client(fmt("bpftool -j map show id %lld", map_id)));
+		if (!strstr(client_out(), "\"name\":\"tp_clients_ids\""))
+			continue;
+		snprintf(want, sizeof(want),
+			 "map type=HASH ufd=* key=4 val=4 max=16 flags=0 id=%lld name=tp_clients_ids",
+			 map_id);
+		own += match_event(trace, "bpf_map_create", want).count;
+	}
+	EXPECT_EQ(1, own) TH_LOG("%s", trace);
+	free(trace);
+}
+
+/*
+ * What the create of a map libbpf reports must print: libbpf's internal
+ * maps are mmapable arrays of one element (.rodata also read-only to
+ * programs: BPF_F_RDONLY_PROG | BPF_F_MMAPABLE), the object's own map
+ * is as declared.
+ */
+static char *libbpf_map_line(const char *name, long long id)
+{
+	const char *spec = "type=HASH ufd=* key=4 val=4 max=16 flags=0";
+
+	if (strstr(name, ".rodata"))
+		spec = "type=ARRAY ufd=* key=4 val=8 max=1 flags=480";
+	else if (strstr(name, ".bss"))
+		spec = "type=ARRAY ufd=* key=4 val=16 max=1 flags=400";
+	/* the kernel keeps 15 characters of a name */
+	return fmt("map %s id=%lld name=%.15s", spec, id, name);
+}
+
+/*
+ * The events of one map libbpf made: .rodata written with the constant
+ * and frozen, .bss written (with zeroes, libbpf 1.1) and not frozen, the
+ * object's own map created and nothing else.
+ */
+static void check_libbpf_map(struct __test_metadata *_metadata, const char *trace,
+			     const char *name, long long id, struct event_match *made)
+{
+	char head[LINE_MAX_LEN], tail[LINE_MAX_LEN];
+	const char *val = NULL;
+	int frozen = 0;
+
+	*made = match_event(trace, "bpf_map_create", libbpf_map_line(name, id));
+	EXPECT_EQ(1, made->count) TH_LOG("libbpf's map %s id %lld:\n%s", name, id, trace);
+	snprintf(head, sizeof(head), "map type=ARRAY ufd=%d", made->ufd);
+	snprintf(tail, sizeof(tail), "id=%lld name=%.15s", id, name);
+	if (strstr(name, ".rodata")) {
+		val = "01 00 00 00 00 00 00 00";
+		frozen = 1;
+	} else if (strstr(name, ".bss")) {
+		val = ZEROES_16;
+	}
+	if (val)
+		EXPECT_EQ(1, match_event(trace, "bpf_map_update_elem",
+					 fmt("%s key=[00 00 00 00] val=[%s] %s", head, val,
+					     tail)).count) TH_LOG("%s", trace);
+	EXPECT_EQ(frozen, match_event(trace, "bpf_map_freeze",
+				      fmt("%s %s", head, tail)).count) TH_LOG("%s", trace);
+	EXPECT_EQ(1 + !!val + frozen, count_of(trace, fmt(" %s\n", tail))) TH_LOG("%s", trace);
+}
+
+/*
+ * A libbpf loader (bpf_tracepoints_libbpf) opening and loading the object:
+ * the events show what libbpf did that the object's author never wrote,
+ * held against what libbpf reports (names and ids): the .bss and .rodata
+ * maps, their contents written, .rodata frozen, and the program by its
+ * name. Feature probes, maps and programs libbpf made and dropped, are
+ * counted.
+ */
+TEST_F_TIMEOUT(clients, libbpf_loader, 300)
+{
+	char tag[LINE_MAX_LEN], name[64], *trace, *loaded;
+	int maps = 0, progs = 0, probes;
+	struct event_match made;
+	pid_t pid = -1;
+	const char *p;
+	long long id;
+
+	if (!client_ready(_metadata, NULL, NULL))
+		return;
+	TP_BEGIN("bpf_map_create,bpf_map_update_elem,bpf_map_freeze,bpf_prog_load");
+	ASSERT_EQ(0, run_client(fmt("%s %s", beside_self(CLIENT_LOADER),
+				    beside_self(CLIENT_OBJ)))) TH_LOG("%s", client_out());
+	trace = strdup(gate_on ? tp_end() : "");
+	loaded = strdup(client_out());
+	ASSERT_NE(NULL, strstr(loaded, ".rodata id ")) TH_LOG("no .rodata map: %s", loaded);
+	ASSERT_NE(NULL, strstr(loaded, ".bss id ")) TH_LOG("no .bss map: %s", loaded);
+	for (p = loaded; *p; p += strcspn(p, "\n"), p += !!*p) {
+		if (sscanf(p, "map %63s id %lld", name, &id) == 2) {
+			maps++;
+			if (!gate_on)
+				continue;
+			check_libbpf_map(_metadata, trace, name, id, &made);
+			if (pid < 0)
+				pid = made.pid;
+			EXPECT_EQ(pid, made.pid);
+		} else if (sscanf(p, "prog %63s id %lld tag %63s", name, &id, tag) == 3) {
+			progs++;
+			if (!gate_on)
+				continue;
+			made = match_event(trace, "bpf_prog_load",
+					   fmt("prog=%s type=TRACEPOINT ufd=* id=%lld name=%s",
+					       tag, id, name));
+			EXPECT_EQ(1, made.count) TH_LOG("%s", trace);
+			EXPECT_EQ(pid, made.pid);
+		}
+	}
+	ASSERT_EQ(3, maps) TH_LOG("%s", loaded);
+	ASSERT_EQ(1, progs) TH_LOG("%s", loaded);
+	if (gate_on) {
+		probes = count_of(trace, " bpf_map_create: ") +
+			 count_of(trace, " bpf_prog_load: ") - maps - progs;
+		TH_LOG("libbpf also made %d feature probes (maps and programs made and dropped)",
+		       probes);
+	}
+	free(trace);
+	free(loaded);
+}
+
+/*
+ * A BPF program consuming an event: the loader attaches count_creates to
+ * bpf:bpf_map_create, which counts the maps created and keeps the id
+ * field of the last record. On a kernel without the events the loader
+ * must say that the tracepoint does not exist.
+ */
+TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
+{
+	unsigned int last = 0, want = 0;
+	unsigned long long counted = 0;
+	const char *out;
+	int n = 0, rc;
+
+	if (!client_ready(_metadata, NULL, NULL))
+		return;
+	rc = run_client(fmt("%s %s --count 3", beside_self(CLIENT_LOADER),
+			    beside_self(CLIENT_OBJ)));
+	out = client_out();
+	if (!gate_on) {
+		ASSERT_EQ(2, rc) TH_LOG("%s", out);
+		ASSERT_NE(NULL, strstr(out, "tracepoint bpf:bpf_map_create does not exist"))
+			TH_LOG("%s", out);
+		TH_LOG("the loader on the off kernel: %s", strstr(out, "tracepoint"));
+		return;
+	}
+	ASSERT_EQ(0, rc) TH_LOG("%s", out);
+	rc = sscanf(strstr(out, "counted ") ?: "", "counted %llu of %d last_id %u want %u",
+		    &counted, &n, &last, &want);
+	ASSERT_EQ(4, rc) TH_LOG("%s", out);
+	EXPECT_EQ(3, counted) TH_LOG("%s", out);
+	EXPECT_EQ(want, last) TH_LOG("%s", out);
+	EXPECT_NE(0, want);
+}
+
+/* The workload of bpftrace_on_update: @n updates of one array map. */
+static int map_updates(int n)
+{
+	struct map_desc m;
+	__u32 key = 0;
+	__u64 val;
+	int fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0), i;
+
+	if (fd < 0 || map_desc(fd, &m))
+		return 1;
+	for (i = 0; i < n; i++) {
+		val = i;
+		if (sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, BPF_ANY))
+			return 1;
+	}
+	printf("map id %u updates %d\n", m.id, n);
+	return 0;
+}
+
+/*
+ * bpftrace compiles a struct from the format file with the kernel's type
+ * names (u32, bool); on a kernel without BTF and without its headers
+ * installed, as in the rig's guests, the script names them itself.
+ */
+#define BPFTRACE_TYPES	"#define u32 unsigned int\n#define bool _Bool\n"
+#define BPFTRACE_PROBE	"tracepoint:bpf:bpf_map_update_elem /pid == cpid/ " \
+			"{ @updates = count(); @id = args->id; @ufd = args->ufd; }"
+
+/*
+ * bpftrace on tracepoint:bpf:bpf_map_update_elem, reading fields through
+ * the format file: the count equals the updates done, the id is the
+ * map's, the fd the workload's. On a kernel without the events bpftrace
+ * must refuse the probe.
+ */
+TEST_F_TIMEOUT(clients, bpftrace_on_update, 600)
+{
+	const char *out;
+	long long id;
+	int rc;
+
+	if (!client_ready(_metadata, "bpftrace", "bpftrace --version"))
+		return;
+	rc = run_client(fmt("bpftrace -e '" BPFTRACE_TYPES BPFTRACE_PROBE "' -c '%s --updates 5'",
+			    self_exe));
+	out = client_out();
+	if (!gate_on) {
+		ASSERT_NE(0, rc) TH_LOG("%s", out);
+		ASSERT_NE(NULL, strstr(out, "tracepoint not found: bpf:bpf_map_update_elem"))
+			TH_LOG("%s", out);
+		TH_LOG("bpftrace on the off kernel: %.*s", (int)strcspn(out, "\n"), out);
+		return;
+	}
+	ASSERT_EQ(0, rc) TH_LOG("%s", out);
+	id = value_after(out, "map id ");
+	ASSERT_LT(0, id) TH_LOG("%s", out);
+	EXPECT_EQ(5, value_after(out, "@updates: ")) TH_LOG("%s", out);
+	EXPECT_EQ(id, value_after(out, "@id: ")) TH_LOG("%s", out);
+	EXPECT_EQ(3, value_after(out, "@ufd: ")) TH_LOG("%s", out);
+}
+
 int main(int argc, char **argv)
 {
 	static char exe[PATH_MAX];
@@ -1869,6 +2397,8 @@ int main(int argc, char **argv)
 		return workload(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--big-values"))
 		return big_values(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--updates"))
+		return map_updates(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "--sock-example"))
 		return sock_example(atoi(argv[2]), argv[3]);
 	bpf_tracepoints_host_setup();
