@@ -2,7 +2,8 @@
 # Prints the benchmark's table from the bench boots' output: guest
 # instructions per syscall for (a) the off kernel, (b) the on kernel with
 # events disabled, (c) with the bpf event enabled, (d) with a kprobe event
-# instead; the differences against their targets (met / not met: findings,
+# instead, and what users would pick instead: (e) strace, bpftrace on (f)
+# a kprobe and (g) the events; the differences against their targets (met / not met: findings,
 # not failures); the recorded size of one event (8 B and 64 KiB values); the on kernel's extra
 # bytes; and the rig's own times.
 # Usage: bench-report.sh LOGDIR BUILDPREFIX TREE
@@ -29,6 +30,20 @@ cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
 			split(r, f, " ")
 			printf "%-7s %6s %8d %8d %8d %8d %8d %8d %8d\n", f[1], f[2], a, b, c, d, b - a, c - b, d - b
 			ba[r] = b - a; cb[r] = c - b; db[r] = d - b
+		}
+		print ""
+		print "What users would pick instead, on the same loop (on kernel, events disabled):"
+		print "(e) strace -e trace=bpf, bpftrace on (f) kprobe:__sys_bpf, (g) the two events"
+		print ""
+		printf "%-7s %6s %8s %8s %8s %8s %8s %8s\n", "op", "value", "(e)strace", "(f)bt-kp", \
+			"(g)bt-ev", "(e)-(b)", "(f)-(b)", "(g)-(b)"
+		for (i = 1; i <= n; i++) {
+			r = rows[i]
+			b = ns["disabled " r]; st = ns["strace " r]; bk = ns["bpftrace-kprobe " r]
+			be = ns["bpftrace-event " r]
+			if (st == "" || bk == "" || be == "") { print "missing client figures for " r; bad = 1; continue }
+			split(r, x, " ")
+			printf "%-7s %6s %8d %8d %8d %8d %8d %8d\n", x[1], x[2], st, bk, be, st - b, bk - b, be - b
 		}
 		print ""
 		print "Targets:"

@@ -2361,6 +2361,7 @@ static int map_updates(int n)
  */
 TEST_F_TIMEOUT(clients, bpftrace_on_update, 600)
 {
+	char maps[LINE_MAX_LEN], *nl;
 	const char *out;
 	long long id;
 	int rc;
@@ -2383,6 +2384,10 @@ TEST_F_TIMEOUT(clients, bpftrace_on_update, 600)
 	EXPECT_EQ(5, value_after(out, "@updates: ")) TH_LOG("%s", out);
 	EXPECT_EQ(id, value_after(out, "@id: ")) TH_LOG("%s", out);
 	EXPECT_EQ(3, value_after(out, "@ufd: ")) TH_LOG("%s", out);
+	snprintf(maps, sizeof(maps), "%s", strstr(out, "@") ?: out);
+	for (nl = strchr(maps, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';
+	TH_LOG("bpftrace printed: %s", maps);
 }
 
 int main(int argc, char **argv)
