@@ -15,6 +15,9 @@ tree=${3:?}
 cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
 	$1 == "bench" { ns[$2 " " $3 " " $4] = $5; seen[$3 " " $4] = 1 }
 	$1 == "recsize" && $2 == "event" { rec[$3 " " $4] = $5 }
+	$1 == "ops" { ops[$2] = $3 }
+	$1 == "traced" { traced[$2] = $3 }
+	$1 == "bench" && $3 == "failed:" { print; bad = 1 }
 	function met(ok) { return ok ? "met" : "NOT MET" }
 	END {
 		print "Guest instructions per syscall (qemu -icount shift=0: one guest ns each),"
@@ -44,6 +47,15 @@ cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
 			if (st == "" || bk == "" || be == "") { print "missing client figures for " r; bad = 1; continue }
 			split(r, x, " ")
 			printf "%-7s %6s %8d %8d %8d %8d %8d %8d\n", x[1], x[2], st, bk, be, st - b, bk - b, be - b
+		}
+		# a probe that missed commands measured less than it claims
+		split("bpftrace-kprobe bpftrace-event", tracers, " ")
+		for (t = 1; t <= 2; t++) {
+			l = tracers[t]
+			ok = traced[l] != "" && traced[l] >= ops[l]
+			printf "  %s counted %s of the %s lookups and updates: %s\n", l, \
+				traced[l] == "" ? "nothing" : traced[l], ops[l], ok ? "all" : "NOT ALL"
+			if (!ok) bad = 1
 		}
 		print ""
 		print "Targets:"

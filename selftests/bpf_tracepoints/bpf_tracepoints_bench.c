@@ -24,6 +24,9 @@
 
 #define ROUNDS	3
 
+/* lookups and updates issued, for a tracer's count to be held against */
+static long long ops;
+
 static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 {
 	long long best = -1, bytes, entries, t;
@@ -50,10 +53,12 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 	bytes = ring_counter("bytes:");
 	entries = ring_counter("entries:");
 	sys_bpf(cmd, &op);
+	ops++;
 	entries = ring_counter("entries:") - entries;
 	bytes = ring_counter("bytes:") - bytes;
 	for (i = 0; i < iters / 10; i++)	/* warm caches and paths */
 		sys_bpf(cmd, &op);
+	ops += iters / 10 + ROUNDS * iters;
 
 	for (r = 0; r < ROUNDS; r++) {
 		t = now_ns();
@@ -83,5 +88,6 @@ int main(int argc, char **argv)
 	err |= measure(label, BPF_MAP_UPDATE_ELEM, 8, 2000);
 	err |= measure(label, BPF_MAP_LOOKUP_ELEM, 65536, 200);
 	err |= measure(label, BPF_MAP_UPDATE_ELEM, 65536, 200);
+	printf("ops %s %lld\n", label, ops);
 	return err;
 }

@@ -33,10 +33,14 @@ struct {
 	__type(value, __u32);
 } tp_clients_ids SEC(".maps");
 
-/* .bss: read back by the loader through the map's mmap */
+/*
+ * .bss: the loader sets tgid (only its own creates count), then looks
+ * the counts up
+ */
 struct {
 	__u64 creates;
 	__u32 last_id;
+	__u32 tgid;
 } counts;
 
 /*
@@ -51,6 +55,8 @@ int count_creates(struct bpf_map_create_record *ctx)
 {
 	__u32 id = ctx->id, ufd = ctx->ufd;
 
+	if (counts.tgid != bpf_get_current_pid_tgid() >> 32)
+		return 0;
 	__sync_fetch_and_add(&counts.creates, creates_step);
 	counts.last_id = id;
 	bpf_map_update_elem(&tp_clients_ids, &id, &ufd, BPF_ANY);
