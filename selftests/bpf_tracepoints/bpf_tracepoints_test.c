@@ -2397,6 +2397,8 @@ TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
 	/* the ufd field the program read is the fd bpf_map_create() returned */
 	EXPECT_EQ(want_fd, ufd) TH_LOG("%s", out);
 	EXPECT_LE(3, want_fd);
+	out = strstr(out, "counted ");
+	TH_LOG("the loader printed: %.*s", (int)strcspn(out, "\n"), out);
 }
 
 /* The workload of bpftrace_on_update: @n updates of one array map. */
