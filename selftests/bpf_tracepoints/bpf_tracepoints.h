@@ -56,32 +56,64 @@ static inline bool path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/*
+ * The running kernel's config (/proc/config.gz, CONFIG_IKCONFIG_PROC),
+ * as text the caller frees; NULL without one or if zcat fails.
+ */
+static inline char *kernel_config(void)
+{
+	size_t len = 0, size = 1 << 20;
+	char *config;
+	FILE *f;
+
+	if (!path_exists("/proc/config.gz"))
+		return NULL;
+	config = malloc(size);
+	f = popen("zcat /proc/config.gz", "r");
+	if (!config || !f) {
+		free(config);
+		if (f)
+			pclose(f);
+		return NULL;
+	}
+	while (len < size - 1 && fgets(config + len, size - len, f))
+		len += strlen(config + len);
+	if (pclose(f)) {
+		free(config);
+		return NULL;
+	}
+	return config;
+}
+
+/* Whether @config has @line ("CONFIG_X=y"), a whole line of its own. */
+static inline bool config_has_line(const char *config, const char *line)
+{
+	size_t len = strlen(line);
+	const char *at;
+
+	for (at = strstr(config, line); at; at = strstr(at + 1, line))
+		if ((at == config || at[-1] == '\n') && (at[len] == '\n' || !at[len]))
+			return true;
+	return false;
+}
+
 static inline enum gate gate_from_config(void)
 {
 	const char *env = getenv("BPF_TRACEPOINTS_EXPECT");
-	char line[256];
-	enum gate gate = GATE_UNKNOWN;
-	FILE *f;
+	enum gate gate;
+	char *config;
 
 	if (env && !strcmp(env, "on"))
 		return GATE_ON;
 	if (env && !strcmp(env, "off"))
 		return GATE_OFF;
-	if (!path_exists("/proc/config.gz"))
-		return GATE_UNKNOWN;
-	f = popen("zcat /proc/config.gz", "r");
-	if (!f)
-		return GATE_UNKNOWN;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strcmp(line, "CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y\n"))
-			gate = GATE_ON;
-		else if (!strcmp(line, "# CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set\n"))
-			gate = GATE_OFF;
-	}
-	if (pclose(f))
+	config = kernel_config();
+	if (!config)
 		return GATE_UNKNOWN;
 	/* Absent from the config: its dependencies are off, so is the gate. */
-	return gate == GATE_UNKNOWN ? GATE_OFF : gate;
+	gate = config_has_line(config, "CONFIG_BPF_LOW_LEVEL_TRACEPOINTS=y") ? GATE_ON : GATE_OFF;
+	free(config);
+	return gate;
 }
 
 /* The side of the gate this kernel was built with. */
