@@ -23,9 +23,9 @@ export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
 export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
 kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
-# The config is made again only from a new tree commit (kbuild then
-# rebuilds what the new config changed, which is nothing when a patch
-# leaves every selftest's config as it was).
+# The config is made again only from a new tree commit. Measured: after
+# a series change the rebuild recompiled every object (ccache hits, about
+# 5 min) and relinked; a boot alone needs no rebuild: qemu/boot.sh.
 want="$(git -C "$tree" rev-parse 'HEAD^{tree}') $(gcc --version | head -1)"
 if [ "$(cat "$build/.config-rig" 2>/dev/null)" != "$want" ]; then
 	kmake x86_64_defconfig > /dev/null
