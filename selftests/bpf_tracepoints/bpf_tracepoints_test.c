@@ -91,6 +91,19 @@ static bool tool_installed(const char *tool)
 
 static const char *self_exe;
 
+/* A file beside this test, as make install puts them (TEST_FILES, objects) */
+static char *beside_self(const char *name)
+{
+	static char bufs[2][PATH_MAX];
+	static int next;
+	char *buf = bufs[next++ % 2];
+	const char *slash = strrchr(self_exe, '/');
+
+	snprintf(buf, PATH_MAX, "%.*s/%s", slash ? (int)(slash - self_exe) : 1,
+		 slash ? self_exe : ".", name);
+	return buf;
+}
+
 static char *read_file(const char *path)
 {
 	static char buf[TRACE_BUF_SIZE];
@@ -421,13 +434,12 @@ TEST(gate_matches_config)
  */
 TEST(kernel_has_what_the_config_asks)
 {
-	char path[512], want[LINE_MAX_LEN];
+	const char *path = beside_self("config");
+	char want[LINE_MAX_LEN];
 	int asked = 0, missing = 0;
 	char *config;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%.*s/config",
-		 (int)(strrchr(self_exe, '/') - self_exe), self_exe);
 	f = fopen(path, "r");
 	ASSERT_NE(NULL, f) TH_LOG("%s is not installed beside the test", path);
 	config = kernel_config();
@@ -561,14 +573,13 @@ static bool format_has_field(const char *event, const char *field)
  */
 TEST(documented_fields_are_in_format)
 {
-	char doc[512], line[LINE_MAX_LEN], title[LINE_MAX_LEN] = "", prev[LINE_MAX_LEN] = "";
+	char line[LINE_MAX_LEN], title[LINE_MAX_LEN] = "", prev[LINE_MAX_LEN] = "";
+	const char *doc = beside_self("low_level_tracepoints.rst");
 	int sections = 0, fields = 0;
 	FILE *f;
 
 	if (events_absent_unexpected())
 		SKIP(return, OPTION_NOT_SET);
-	snprintf(doc, sizeof(doc), "%.*s/low_level_tracepoints.rst",
-		 (int)(strrchr(self_exe, '/') - self_exe), self_exe);
 	f = fopen(doc, "r");
 	/* make install puts it beside the test (TEST_FILES): it must be there */
 	ASSERT_NE(NULL, f) TH_LOG("%s is not installed (TEST_FILES)", doc);
@@ -1863,19 +1874,6 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 #define BPFTOOL_MAP	BPFFS "/tp_bpftool_map"
 #define BPFTOOL_PROG	BPFFS "/tp_bpftool_prog"
 #define ZEROES_16	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-
-/* A file beside this test (the installed BPF object and loader). */
-static char *beside_self(const char *name)
-{
-	static char bufs[2][PATH_MAX];
-	static int next;
-	char *buf = bufs[next++ % 2];
-	const char *slash = strrchr(self_exe, '/');
-
-	snprintf(buf, PATH_MAX, "%.*s/%s", slash ? (int)(slash - self_exe) : 1,
-		 slash ? self_exe : ".", name);
-	return buf;
-}
 
 /* @cmd's exit status (-1 if it did not exit), its output in CLIENT_OUT */
 static int run_client(const char *cmd)
