@@ -11,14 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 
-# Pinned so that two builds of the same source are byte-comparable, and
-# ccache shared between trees and configs (paths relative to BASEDIR).
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
-export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
-export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
-# Niced: make test boots guests beside builds, and a guest under TCG that
-# a build starves runs past the waits its tests bound.
-kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
+. "$here/kbuild-env.sh"
 
 # A build with the inputs of this build dir's last one is not run again:
 # make's walk of a tree where nothing changed costs 20 to 40 s. The inputs:
@@ -29,6 +22,8 @@ kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "
 target=${BUILD_TARGET:-bzImage}
 output=vmlinux
 [ "$target" != bzImage ] || output=arch/x86/boot/bzImage
+# The scripts' code, not their comments: a reworded comment rebuilds nothing.
+code_of() { sed '/^[[:space:]]*#/d' "$@"; }
 # Every input must be read, or there is no key: set -e does not reach
 # into this && list, so each step says whether it worked.
 inputs=$build/.build-inputs
@@ -40,7 +35,8 @@ if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" &
    git -C "$tree" ls-files -o --exclude-standard -- . ':!tools/testing/selftests' >> "$inputs" &&
    git -C "$tree" ls-files -z -o --exclude-standard -- . ':!tools/testing/selftests' |
 	(cd "$tree" && xargs -0 -r cat --) >> "$inputs" &&
-   cat "$@" "$0" "$here/check-config.sh" >> "$inputs" &&
+   cat "$@" >> "$inputs" &&
+   code_of "$0" "$here/check-config.sh" "$here/kbuild-env.sh" >> "$inputs" &&
    { gcc --version && ld --version && { pahole --version || true; }; } 2>/dev/null >> "$inputs" &&
    env | { grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|KCONFIG_[A-Z_]*|LOCALVERSION|HOSTCC|HOSTCFLAGS|CROSS_COMPILE|LLVM|LLVM_IAS|CCACHE_[A-Z_]*)=' || true; } |
 	sort >> "$inputs"; then

@@ -18,10 +18,7 @@ build=$(cd "$build" && pwd)
 	exit 1
 }
 
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
-export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
-export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
-kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
+. "$here/kbuild-env.sh"
 
 # The config is made again only from a new tree commit. Measured: after
 # a series change the rebuild recompiled every object (ccache hits, about

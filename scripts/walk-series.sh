@@ -37,9 +37,11 @@ trap 'rm -rf "$tmp"; git -C "$tree" checkout -q "$home"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# what a build's result depends on, besides the source tree
-# (the rig's scripts and the toolchain: compiler, linker, pahole)
-recipe=$(cat "$@" "$on" "$off" "$0" "$here/build-kernel.sh" "$here/check-config.sh" | sha256sum)
+# what a build's result depends on, besides the source tree: the
+# fragments, the rig's scripts (their code: a reworded comment keeps every
+# result) and the toolchain (compiler, linker, pahole)
+recipe=$({ cat "$@" "$on" "$off"; sed '/^[[:space:]]*#/d' "$0" "$here/build-kernel.sh" \
+	"$here/check-config.sh" "$here/kbuild-env.sh"; } | sha256sum)
 recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
 key() {	# key COMMIT CONFIG
 	printf '%s %s %s\n' "$(git -C "$tree" rev-parse "$1^{tree}")" "$2" "$recipe" |

@@ -1,0 +1,19 @@
+# Sourced by the scripts that build the rig's kernels (with $tree and
+# $build set): what makes two builds of one source byte-comparable and
+# lets ccache share objects between trees, configs and build dirs.
+# shellcheck shell=bash
+
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
+# paths relative to BASEDIR: out/linux-6.12's objects hit from a copy
+export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
+# Depend mode: on a miss ccache keys the object by the compiler's own
+# dependency list (kbuild's -MMD) instead of running the preprocessor
+# once more to hash its output. Measured on 360 objects of kernel/,
+# net/core/ and fs/ with an empty cache: 220 s, 175 s in depend mode,
+# 180 s without ccache; hits and objects as before (docs/rig.md).
+export CCACHE_DEPEND=1
+
+# Niced: make test boots guests beside builds, and a guest under TCG that
+# a build starves runs past the waits its tests bound.
+kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
