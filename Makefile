@@ -159,8 +159,9 @@ test-boots:
 debug-kernel: tree
 	@$(call timed,debug kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug)
 
-# The canary rebuilds the debug kernel twice: its result is kept by the
-# series, the fragments and the rig (a change to any runs it again).
+# The canary builds the debug kernel with a might_sleep() in an event: its
+# result is kept by the series, the fragments and the rig (a change to
+# any runs it again).
 # The stress comparison needs the on kernel's results ($(LOGS)/on.out).
 test-debug: debug-kernel initramfs
 	@$(MAKE) -s debug-guest
@@ -169,17 +170,19 @@ test-debug: debug-kernel initramfs
 compare-debug:
 	@qemu/compare-stress.sh $(KVER)-debug $(LOGS)/on.out $(LOGS)/debug.out > $(LOGS)/stress-debug.out $(keep_going)
 
-# The debug kernel booted with every selftest, then the canary (no
-# initramfs prerequisite, as for test-boots).
-# KASAN and lockdep under TCG: about 150 s alone, twice that beside a build.
+# The debug kernel booted with every selftest, and beside it the canary,
+# which builds in a dir of its own (no initramfs prerequisite, as for
+# test-boots). KASAN and lockdep under TCG: about 100 s alone, twice that
+# beside a build.
 debug-guest: export BOOT_TIMEOUT ?= 1200
 debug-guest:
 	@rm -f $(LOGS)/debug.out
-	@$(call timed,boot debug,$(call boot,debug,test) panic_on_warn=1) || true
-	@$(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
+	@{ $(call timed,boot debug,$(call boot,debug,test) panic_on_warn=1) || true; } & \
+	rc=0; $(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
 		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
-		$(BASECFG) defconfigs/on defconfigs/debug) $(keep_going)
+		$(BASECFG) defconfigs/on defconfigs/debug) || rc=$$?; \
+	wait; [ $$rc = 0 ] $(keep_going)
 
 # $(call step,KVER,TARGETS,LOG[,VAR=VALUE]): make TARGETS KVER, logged to
 # $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a step that

@@ -5,8 +5,11 @@
 # mode: a map, not the whole suite, is what the event needs), and passes
 # only if the boot fails on "BUG: sleeping function called from invalid
 # context" in that event.
-# The tree is put back and the debug kernel rebuilt from it, whatever
-# happens, an interrupt (SIGINT, SIGTERM) included. Prints one KTAP result.
+# The canary kernel builds in BUILDDIR-canary, begun as a copy of the
+# debug kernel's BUILDDIR: it recompiles what the header reaches and
+# links, and BUILDDIR is never built with the canary in it (no rebuild to
+# undo it). The tree is put back whatever happens, an interrupt (SIGINT,
+# SIGTERM) included. Prints one KTAP result.
 # Usage: debug-canary.sh TREE BUILDDIR INITRAMFS LOGDIR FRAGMENT...
 set -euo pipefail
 
@@ -22,11 +25,7 @@ name="debug kernel fails on might_sleep() in bpf_map_create's assignment"
 
 echo "KTAP version 1"
 echo "1..1"
-restore() {
-	git -C "$tree" checkout -q -- "$header"
-	"$here/build-kernel.sh" "$tree" "$build" "$@" >/dev/null
-}
-trap 'restore "$@"' EXIT
+trap 'git -C "$tree" checkout -q -- "$header"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -37,11 +36,12 @@ awk '/^TRACE_EVENT_BPF\(bpf_map_create,/ { ev = 1 }
 mv "$tree/$header.canary" "$tree/$header"
 grep -q 'might_sleep' "$tree/$header" || { result FAIL "$name: could not insert it"; exit 1; }
 
-if ! log=$("$here/build-kernel.sh" "$tree" "$build" "$@" 2>&1); then
+if ! log=$("$here/seed-build.sh" "$build" "$build-canary" 2>&1 &&
+	  "$here/build-kernel.sh" "$tree" "$build-canary" "$@" 2>&1); then
 	result FAIL "$name: the canary kernel does not build: $(echo "$log" | tail -1)"
 	exit 1
 fi
-if ACCEL=${ACCEL:-tcg} "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
+if ACCEL=${ACCEL:-tcg} "$(dirname "$here")/qemu/boot.sh" "$build-canary/arch/x86/boot/bzImage" \
 	"$initrd" "$logdir" debug-canary RIG_MODE=canary BPF_TRACEPOINTS_EXPECT=on \
 	panic_on_warn=1 >/dev/null 2>&1; then
 	result FAIL "$name: the boot passed"

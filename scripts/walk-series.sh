@@ -48,30 +48,15 @@ key() {	# key COMMIT CONFIG
 		sha256sum | cut -c1-16
 }
 
-# seed FROM TO: a new output tree begins as a copy of the other config's,
-# so that only what the option changes is compiled (a fresh tree is a
-# full build: ccache misses every object, the option being in autoconf.h).
-# objtool's build records absolute paths, and every object depends on
-# objtool: they are rewritten, or objtool and then everything rebuilds.
-seed() {
-	local from to
-	[ ! -f "$2/.config" ] && [ -f "$1/vmlinux" ] || return 0
-	rm -rf "$2"
-	cp -a "$1" "$2" || return 1
-	# physical paths: those make (and so objtool's build) recorded
-	from=$(cd "$1" && pwd -P) && to=$(cd "$2" && pwd -P) || return 1
-	{ grep -rlI --null -F "$from" "$2/tools" || true; } |
-		xargs -0 -r sed -i "s|$from|$to|g" || return 1
-	echo "walk: $2 seeded from $1" >&2
-}
-
 # build COMMIT CONFIG TARGET: checks the tree out at COMMIT (when it is not
 # there) and builds TARGET into BUILDPREFIX-CONFIG; the log's tail on failure
 build() {
 	local frag=$on other=off start
 	[ "$2" = on ] || frag=$off other=on
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
-	seed "$prefix-$other" "$prefix-$2" || { echo "walk: could not seed $prefix-$2"; return 1; }
+	# a new output tree begins as a copy of the other config's: only what
+	# the option changes is compiled
+	"$here/seed-build.sh" "$prefix-$other" "$prefix-$2" || { echo "walk: could not seed $prefix-$2"; return 1; }
 	start=$(date +%s)
 	if log=$(BUILD_TARGET=$3 "$here/build-kernel.sh" "$tree" "$prefix-$2" "${basefrags[@]}" "$frag" 2>&1); then
 		echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 built in $(($(date +%s) - start)) s" >&2
