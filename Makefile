@@ -101,10 +101,13 @@ kernels: tree
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-on $(BASECFG) defconfigs/on
 	@scripts/build-kernel.sh $(TREE) $(BUILD)-off $(BASECFG) defconfigs/off
 
-# The off kernel against the unpatched tree: bytes, sections, symbols.
+# The off kernel against the unpatched tree: bytes, sections, symbols
+# (kept by the three kernels, the series and the check).
 zero-cost: walk
 	@mkdir -p $(LOGS)
-	@$(call timed,zero-cost,scripts/zero-cost-check.sh $(TREE) $(BUILD)) > $(LOGS)/zero-cost.out $(keep_going)
+	@$(call timed,zero-cost,scripts/cached.sh $(CACHE) zero-cost $(LOGS)/zero-cost.out \
+		"$(foreach k,baseline off on,$(BUILD)-$(k)/vmlinux) $(TREE)/.git/rig-stamp scripts/zero-cost-check.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
+		scripts/zero-cost-check.sh $(TREE) $(BUILD)) $(keep_going)
 
 # Built and installed as CI systems do it: the kernel tree's kselftest
 # Makefile, TARGETS=bpf_tracepoints, make install (run_kselftest.sh, the
