@@ -62,8 +62,9 @@ all: run
 # (RIG_KEEP_GOING=1) and counts the results from their KTAP instead.
 keep_going = $(if $(RIG_KEEP_GOING),|| true)
 
+# DEPS_TREES: the packages of several trees in one apt run (make test)
 deps:
-	@$(call timed,packages,scripts/deps.sh $(KVER))
+	@$(call timed,packages$(if $(DEPS_TREES), ($(DEPS_TREES))),scripts/deps.sh $(or $(DEPS_TREES),$(KVER)))
 
 tree: deps
 	@$(call timed,tree,scripts/prepare-tree.sh $(KVER) $(PATCHES) $(TREE))
@@ -203,17 +204,25 @@ fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 # lockdep), while the default tree's kernels boot and the other trees run.
 # Those guests boot one at a time: under single-threaded TCG a guest takes
 # one host core, and the debug kernel has the other.
+#
+# The packages of every tree come first, in one apt run. The other trees'
+# extraction and their series and docs checks (one core's work) run beside
+# the default tree's host steps; their test-tree later finds them done and
+# reports them (a failure there is run again and counted then).
+OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
-	@$(call fresh_logs,$(DEBUG_TREE)); $(call step,$(DEBUG_TREE),test-host,make)
+	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
+	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
+	@{ $(foreach k,$(OTHER_TREES),$(call step,$(k),tree check-series check-docs,make-early);) } & \
+	$(call step,$(DEBUG_TREE),test-host,make); wait
 	@{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
 	$(call step,$(DEBUG_TREE),test-boots,make-boots,PARALLEL_BOOTS=0); \
-	$(foreach k,$(filter-out $(DEBUG_TREE),$(TREES)),\
-		$(call fresh_logs,$(k)); $(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
+	$(foreach k,$(OTHER_TREES),$(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(foreach r,packages make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # The kernel a kselftest CI system builds (x86_64_defconfig + make

@@ -1,14 +1,19 @@
 #!/bin/sh
-# Installs the host packages the rig needs, or names them when not root.
-# Usage: deps.sh KVER   (KVER is the linux-source version, e.g. 6.12)
+# Installs the host packages the rig needs for the trees named (one apt
+# run for all), or names them when not root.
+# Usage: deps.sh KVER...   (KVER is the linux-source version, e.g. 6.12)
 set -eu
 
-kver=${1:?usage: deps.sh KVER}
+[ $# -gt 0 ] || { echo "usage: deps.sh KVER..." >&2; exit 2; }
 
 # package:file-it-provides, so an installed package costs nothing
-need="
+need=
+for kver in "$@"; do
+	need="$need
 linux-source-$kver:/usr/src/linux-source-$kver.tar.xz
-linux-config-$kver:/usr/src/linux-config-$kver
+linux-config-$kver:/usr/src/linux-config-$kver"
+done
+need="$need
 gcc:/usr/bin/gcc
 make:/usr/bin/make
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
