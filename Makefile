@@ -214,7 +214,7 @@ test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
 	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
-	@{ $(foreach k,$(OTHER_TREES),$(call step,$(k),tree check-series check-docs,make-early);) } & \
+	@$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),tree check-series check-docs,make-early);) } &) \
 	$(call step,$(DEBUG_TREE),test-host,make); wait
 	@{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
 	$(call step,$(DEBUG_TREE),test-boots,make-boots,PARALLEL_BOOTS=0); \

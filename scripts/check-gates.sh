@@ -24,7 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 debian=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
 option=CONFIG_BPF_LOW_LEVEL_TRACEPOINTS
 home=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
-trap 'git -C "$tree" checkout -q "$home"' EXIT
+# the jobs run beside the Debian builds (start_beside) are stopped first
+beside=
+trap 'stop_beside; git -C "$tree" checkout -q "$home"' EXIT
 # bash runs the EXIT trap when INT or TERM ends it this way
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -64,16 +66,17 @@ new_warnings() {
 # work each: they run beside the Debian builds at HEAD (make -j on two
 # cores leaves one idle in make's own walk and the links); each leaves
 # its status in NAME.rc. Without Debian's config they run alone.
+# niced as the kernel builds are: guests may be booting beside
 htmldocs() {
-	make -C "$tree" O="$bdir/htmldocs" SPHINXDIRS=bpf htmldocs > "$bdir/htmldocs.log" 2>&1
+	nice make -C "$tree" O="$bdir/htmldocs" SPHINXDIRS=bpf htmldocs > "$bdir/htmldocs.log" 2>&1
 }
 # defconfig, then every selftest's config merged in (ours as the series
 # carries it, 8/8); each line of ours must come out as asked
 kselftest_merge() {
 	local ksft_cfg=$tree/tools/testing/selftests/bpf_tracepoints/config
 	mkdir -p "$bdir/kselftest-merge"
-	make -s -C "$tree" O="$bdir/kselftest-merge" x86_64_defconfig > "$bdir/kselftest-merge.log" 2>&1 &&
-	make -s -C "$tree" O="$bdir/kselftest-merge" kselftest-merge >> "$bdir/kselftest-merge.log" 2>&1 &&
+	nice make -s -C "$tree" O="$bdir/kselftest-merge" x86_64_defconfig > "$bdir/kselftest-merge.log" 2>&1 &&
+	nice make -s -C "$tree" O="$bdir/kselftest-merge" kselftest-merge >> "$bdir/kselftest-merge.log" 2>&1 &&
 	"$here/check-config.sh" "$bdir/kselftest-merge/.config" "$ksft_cfg" >> "$bdir/kselftest-merge.log" 2>&1
 }
 status_to() {	# status_to FILE COMMAND...: COMMAND's exit status in FILE
@@ -82,18 +85,29 @@ status_to() {	# status_to FILE COMMAND...: COMMAND's exit status in FILE
 	"$@" || rc=$?
 	echo "$rc" > "$bdir/$file"
 }
-beside=
+# Each job is a process group of its own (set -m), so that an interrupt
+# stops it whole (background jobs of a script ignore SIGINT).
 start_beside() {
 	rm -rf "$bdir/htmldocs/Documentation/output/bpf" "$bdir"/*.rc
+	set -m
 	status_to htmldocs.rc htmldocs &
 	beside="$beside $!"
 	status_to kselftest-merge.rc kselftest_merge &
 	beside="$beside $!"
+	set +m
 }
 wait_beside() {
 	[ -n "$beside" ] || start_beside
 	# shellcheck disable=SC2086
 	wait $beside
+	beside=
+}
+stop_beside() {
+	local pid
+	for pid in $beside; do
+		kill -TERM -- "-$pid" 2>/dev/null || true
+	done
+	wait
 }
 
 if [ ! -f "$debian" ]; then

@@ -25,7 +25,7 @@ name="debug kernel fails on might_sleep() in bpf_map_create's assignment"
 
 echo "KTAP version 1"
 echo "1..1"
-trap 'git -C "$tree" checkout -q -- "$header"' EXIT
+trap 'rm -f "$tree/$header.canary"; git -C "$tree" checkout -q -- "$header"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

@@ -11,11 +11,14 @@ set -euo pipefail
 from=${1:?usage: seed-build.sh FROM TO}
 to=${2:?}
 [ ! -f "$to/.config" ] && [ -f "$from/vmlinux" ] || exit 0
-rm -rf "$to"
-cp -a "$from" "$to"
+# copied beside TO and moved in once whole: an interrupted copy leaves
+# no TO that looks seeded
+rm -rf "$to" "$to.seeding"
+cp -a "$from" "$to.seeding"
 # physical paths: those make (and so objtool's build) recorded
 from=$(cd "$from" && pwd -P)
-to=$(cd "$to" && pwd -P)
-{ grep -rlI --null -F "$from" "$to/tools" || true; } | xargs -0 -r sed -i "s|$from|$to|g"
-rm -f "$to/.build-rig"
+to=$(cd "$(dirname "$to")" && pwd -P)/$(basename "$to")
+{ grep -rlI --null -F "$from" "$to.seeding/tools" || true; } | xargs -0 -r sed -i "s|$from|$to|g"
+rm -f "$to.seeding/.build-rig"
+mv "$to.seeding" "$to"
 echo "seed-build: $to seeded from $from" >&2
