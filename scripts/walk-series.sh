@@ -49,7 +49,8 @@ key() {	# key COMMIT CONFIG
 }
 
 # build COMMIT CONFIG TARGET: checks the tree out at COMMIT (when it is not
-# there) and builds TARGET into BUILDPREFIX-CONFIG; the log's tail on failure
+# there) and builds TARGET into BUILDPREFIX-CONFIG; on failure the first
+# errors and the log's tail
 build() {
 	local frag=$on other=off start
 	[ "$2" = on ] || frag=$off other=on
@@ -63,6 +64,8 @@ build() {
 		return 0
 	fi
 	echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 FAILED" >&2
+	# the compiler's first errors (the tail may hold only their notes)
+	echo "$log" | grep -E ': (fatal )?error: ' | head -5 || true
 	echo "$log" | tail -20
 	return 1
 }
