@@ -17,13 +17,12 @@ build=$(cd "$build" && pwd)
 # make's walk of a tree where nothing changed costs 20 to 40 s. The inputs:
 # the tree's commit, any edit or new file in it (an interrupted canary)
 # but what the selftests' build leaves, the fragments, the target, the
-# toolchain, the environment make reads and these scripts. A tree that is
-# not a git repository of its own has no key, and make decides.
+# toolchain, the environment make reads (not ccache's: another CCACHE_DIR
+# changes no object) and these scripts' code. A tree that is not a git
+# repository of its own has no key, and make decides.
 target=${BUILD_TARGET:-bzImage}
 output=vmlinux
 [ "$target" != bzImage ] || output=arch/x86/boot/bzImage
-# The scripts' code, not their comments: a reworded comment rebuilds nothing.
-code_of() { sed '/^[[:space:]]*#/d' "$@"; }
 # Every input must be read, or there is no key: set -e does not reach
 # into this && list, so each step says whether it worked.
 inputs=$build/.build-inputs
@@ -38,7 +37,7 @@ if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" &
    cat "$@" >> "$inputs" &&
    code_of "$0" "$here/check-config.sh" "$here/kbuild-env.sh" >> "$inputs" &&
    { gcc --version && ld --version && { pahole --version || true; }; } 2>/dev/null >> "$inputs" &&
-   env | { grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|KCONFIG_[A-Z_]*|LOCALVERSION|HOSTCC|HOSTCFLAGS|CROSS_COMPILE|LLVM|LLVM_IAS|CCACHE_[A-Z_]*)=' || true; } |
+   env | { grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|KCONFIG_[A-Z_]*|LOCALVERSION|HOSTCC|HOSTCFLAGS|CROSS_COMPILE|LLVM|LLVM_IAS)=' || true; } |
 	sort >> "$inputs"; then
 	# make's command line reaches this build through MAKEFLAGS (W=1, C=1)
 	for word in ${MAKEFLAGS:-}; do

@@ -17,3 +17,7 @@ export CCACHE_DEPEND=1
 # Niced: make test boots guests beside builds, and a guest under TCG that
 # a build starves runs past the waits its tests bound.
 kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "$@"; }
+
+# A script's code without its comments, as the build keys hash it
+# (build-kernel.sh, walk-series.sh): a reworded comment rebuilds nothing.
+code_of() { sed '/^[[:space:]]*#/d' "$@"; }

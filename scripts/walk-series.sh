@@ -26,6 +26,7 @@ shift 5
 basefrags=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ktap.sh"
+. "$here/kbuild-env.sh"
 mkdir -p "$cachedir"
 
 commits=$(git -C "$tree" rev-list --reverse base..HEAD)
@@ -40,7 +41,7 @@ trap 'exit 143' TERM
 # what a build's result depends on, besides the source tree: the
 # fragments, the rig's scripts (their code: a reworded comment keeps every
 # result) and the toolchain (compiler, linker, pahole)
-recipe=$({ cat "$@" "$on" "$off"; sed '/^[[:space:]]*#/d' "$0" "$here/build-kernel.sh" \
+recipe=$({ cat "$@" "$on" "$off"; code_of "$0" "$here/build-kernel.sh" \
 	"$here/check-config.sh" "$here/kbuild-env.sh"; } | sha256sum)
 recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
 key() {	# key COMMIT CONFIG
