@@ -20,7 +20,7 @@
 # Usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON-FRAGMENT OFF-FRAGMENT BASE-FRAGMENT...
 set -euo pipefail
 
-tree=${1:?usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON OFF BASE...}
+tree=$(cd "${1:?usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON OFF BASE...}" && pwd)
 prefix=${2:?} cachedir=${3:?} on=${4:?} off=${5:?}
 shift 5
 basefrags=("$@")
