@@ -34,7 +34,7 @@ if [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$tree" &
    git -C "$tree" ls-files -o --exclude-standard -- . ':!tools/testing/selftests' >> "$inputs" &&
    git -C "$tree" ls-files -z -o --exclude-standard -- . ':!tools/testing/selftests' |
 	(cd "$tree" && xargs -0 -r cat --) >> "$inputs" &&
-   cat "$@" >> "$inputs" &&
+   config_of "$@" >> "$inputs" &&
    code_of "$0" "$here/check-config.sh" "$here/kbuild-env.sh" >> "$inputs" &&
    { gcc --version && ld --version && { pahole --version || true; }; } 2>/dev/null >> "$inputs" &&
    env | { grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]*|KCONFIG_[A-Z_]*|LOCALVERSION|HOSTCC|HOSTCFLAGS|CROSS_COMPILE|LLVM|LLVM_IAS)=' || true; } |
@@ -57,7 +57,7 @@ rm -f "$build/.build-rig"
 # the last one made (a checkout, an edit).
 stamp=$build/.config-rig
 # The compiler is part of it: Kconfig records its version and features.
-want="$(cat "$@" | sha256sum | cut -c1-16) $* $(gcc --version | head -1)"
+want="$(config_of "$@" | sha256sum | cut -c1-16) $* $(gcc --version | head -1)"
 if [ -f "$build/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
    [ -z "$(find "$tree" -path "$tree/.git" -prune -o \( -name 'Kconfig*' -o -name '*.config' \) \
 	   -newer "$stamp" -print -quit)" ]; then

@@ -22,3 +22,6 @@ kmake() { nice -n 10 make -s -C "$tree" O="$build" ARCH=x86_64 CC="ccache gcc" "
 # A script's code without its comments, as the build keys hash it
 # (build-kernel.sh, walk-series.sh): a reworded comment rebuilds nothing.
 code_of() { sed '/^[[:space:]]*#/d' "$@"; }
+# A config fragment's lines, as the build keys hash it: its comments go,
+# but "# CONFIG_X is not set" is a line of config.
+config_of() { sed -e '/^# CONFIG_[A-Za-z0-9_]* is not set$/b' -e '/^[[:space:]]*#/d' "$@"; }

@@ -39,9 +39,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # what a build's result depends on, besides the source tree: the
-# fragments, the rig's scripts (their code: a reworded comment keeps every
-# result) and the toolchain (compiler, linker, pahole)
-recipe=$({ cat "$@" "$on" "$off"; code_of "$0" "$here/build-kernel.sh" \
+# fragments and the rig's scripts (their lines of config and code: a
+# reworded comment keeps every result) and the toolchain (compiler, linker, pahole)
+recipe=$({ config_of "$@" "$on" "$off"; code_of "$0" "$here/build-kernel.sh" \
 	"$here/check-config.sh" "$here/kbuild-env.sh"; } | sha256sum)
 recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
 key() {	# key COMMIT CONFIG
