@@ -91,8 +91,10 @@ fi
 # builds COMMIT OFF-TARGET ON-TARGET (an empty target: no build): each
 # build's log to $tmp/CONFIG.log and its status to $tmp/CONFIG.rc. Off and
 # on build side by side: a prefix recompiles a few files, and most of its
-# time is the link, one core's work. (On a tree still to be seeded from
-# off, off goes first.)
+# time is the link, one core's work. A tree not yet begun is seeded
+# first from the other as it stands (on from the baseline, at the first
+# prefix), so that the two build side by side there too: a seeded tree
+# compiles what differs, whichever commit its copy was built at.
 build_to() {	# CONFIG COMMIT TARGET
 	if build "$2" "$1" "$3" > "$tmp/$1.log"; then echo 0; else echo 1; fi > "$tmp/$1.rc"
 }
@@ -100,7 +102,12 @@ builds() {
 	local pid
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
 	rm -f "$tmp"/*.rc "$tmp"/*.log
-	# side by side only when neither tree is to be seeded from the other
+	# (a seed that fails is tried again, and reported, by build)
+	if [ -n "$2" ] && [ -n "$3" ]; then
+		"$here/seed-build.sh" "$prefix-off" "$prefix-on" || true
+		"$here/seed-build.sh" "$prefix-on" "$prefix-off" || true
+	fi
+	# side by side only when neither tree is still to be seeded
 	if [ -n "$2" ] && [ -n "$3" ] && [ -f "$prefix-on/.config" ] && [ -f "$prefix-off/.config" ]; then
 		build_to off "$1" "$2" &
 		pid=$!
