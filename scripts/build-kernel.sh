@@ -16,10 +16,10 @@ build=$(cd "$build" && pwd)
 # A build with the inputs of this build dir's last one is not run again:
 # make's walk of a tree where nothing changed costs 20 to 40 s. The inputs:
 # the tree's commit, any edit or new file in it (an interrupted canary)
-# but what the selftests' build leaves, the fragments, the target, the
-# toolchain, the environment make reads (not ccache's: another CCACHE_DIR
-# changes no object) and these scripts' code. A tree that is not a git
-# repository of its own has no key, and make decides.
+# but what the selftests' build leaves, the fragments' lines of config,
+# the target, the toolchain, the environment make reads (not ccache's:
+# another CCACHE_DIR changes no object) and these scripts' code. A tree
+# that is not a git repository of its own has no key, and make decides.
 target=${BUILD_TARGET:-bzImage}
 output=vmlinux
 [ "$target" != bzImage ] || output=arch/x86/boot/bzImage

@@ -1,7 +1,7 @@
 # Sourced by the scripts that build the rig's kernels (with $tree, an
-# absolute path, and $build set; the walk sources it for code_of()):
-# what makes two builds of one source byte-comparable and lets ccache
-# share objects between trees, configs and build dirs.
+# absolute path, and $build set; the walk sources it for code_of() and
+# config_of()): what makes two builds of one source byte-comparable and
+# lets ccache share objects between trees, configs and build dirs.
 # shellcheck shell=bash
 
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"

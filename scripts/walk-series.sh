@@ -39,8 +39,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # what a build's result depends on, besides the source tree: the
-# fragments and the rig's scripts (their lines of config and code: a
-# reworded comment keeps every result) and the toolchain (compiler, linker, pahole)
+# fragments' lines of config and the rig's scripts' code (a reworded
+# comment keeps every result), and the toolchain (compiler, linker, pahole)
 recipe=$({ config_of "$@" "$on" "$off"; code_of "$0" "$here/build-kernel.sh" \
 	"$here/check-config.sh" "$here/kbuild-env.sh"; } | sha256sum)
 recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
