@@ -65,6 +65,9 @@ else
 	mv "$tree.tmp/linux-source-$kver" "$tree"
 	rmdir "$tree.tmp"
 	git_tree init -q
+	# Objects stored as they are: zlib is most of git add's time (6.12:
+	# 18 s, 28 s compressed); .git takes 1.6 GiB where it took 0.6
+	git_tree config core.looseCompression 0
 	# Debian's top-level .gitignore ignores everything: add by force.
 	git_tree add -f -A .
 	git_tree commit -q -m "linux-source-$kver $pkgver"
