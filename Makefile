@@ -32,7 +32,7 @@ boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
-tree_results = $(foreach r,make series gates bisect zero-cost docs stress on off, \
+tree_results = $(foreach r,make make-boots series gates bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
@@ -188,41 +188,50 @@ debug-guest:
 		$(BASECFG) defconfigs/on defconfigs/debug) || rc=$$?; \
 	wait; [ $$rc = 0 ] $(keep_going)
 
-# $(call step,KVER,TARGETS,LOG[,VAR=VALUE]): make TARGETS KVER, logged to
-# $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a step that
-# stops early, a patch that does not apply or a build that fails, is one
-# failed result that names why)
-step	= { $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
+# $(call step,KVER,TARGETS,LOG[,VAR=VALUE[,NICENESS]]): make TARGETS KVER,
+# logged to $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a
+# step that stops early, a patch that does not apply or a build that
+# fails, is one failed result that names why); NICENESS is added to the
+# step's (and to the builds' own, scripts/kbuild-env.sh)
+step	= { $(if $(5),nice -n $(5)) $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
 		tee $(OUT)/logs/$(1)/$(3).log; \
 	scripts/step-result.sh "make $(2) KVER=$(1)" $(OUT)/logs/$(1)/$(3) > $(OUT)/logs/$(1)/$(3).out
+# $(call boots,KVER): the step that boots KVER's kernels, once its host
+# steps ran (a tree that could not be made leaves no kernel of its own,
+# and one of an earlier run must not boot in its place: no results)
+boots	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-boots,make-boots,PARALLEL_BOOTS=0); }
 fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 
 # Every tree, the debug kernel on the default tree, then one summary. The
 # default tree's host steps come first: its walk leaves the tree at the
 # full series and builds the initramfs. Then the debug kernel is built and
 # booted beside everything else (its guest is the longest: KASAN and
-# lockdep), while the default tree's kernels boot and the other trees run.
-# Those guests boot one at a time: under single-threaded TCG a guest takes
-# one host core, and the debug kernel has the other.
+# lockdep), while the default tree's kernels boot. Guests boot one at a
+# time: under single-threaded TCG a guest takes one host core, and the
+# debug kernel has the other.
 #
 # The packages of every tree come first, in one apt run. The other trees'
-# extraction and their series and docs checks (one core's work) run beside
-# the default tree's host steps; their test-tree later finds them done and
-# reports them (a failure there is run again and counted then).
+# host steps (their own trees, build dirs and caches) run from the start
+# beside the default tree's, niced below them: they take what the default
+# tree's steps leave idle (a link, make's walk, a config, checkpatch),
+# and the default tree's walk, which the debug kernel waits for, keeps
+# the cores it can use. Their kernels boot once the debug kernel's guest
+# is under way.
 OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
+OTHER_NICE := 9
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
 	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
-	@$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),tree check-series check-docs,make-early);) } &) \
-	$(call step,$(DEBUG_TREE),test-host,make); wait
-	@{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
-	$(call step,$(DEBUG_TREE),test-boots,make-boots,PARALLEL_BOOTS=0); \
-	$(foreach k,$(OTHER_TREES),$(call step,$(k),test-tree,make,PARALLEL_BOOTS=0);) wait
+	@$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
+	$(call step,$(DEBUG_TREE),test-host,make); \
+	{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
+	$(call boots,$(DEBUG_TREE)); \
+	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),$(call boots,$(k));)) wait
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,packages make-boots make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(foreach r,packages make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # The kernel a kselftest CI system builds (x86_64_defconfig + make
