@@ -196,10 +196,10 @@ debug-guest:
 step	= { $(if $(5),nice -n $(5)) $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4) || touch $(OUT)/logs/$(1)/$(3).failed; } 2>&1 | \
 		tee $(OUT)/logs/$(1)/$(3).log; \
 	scripts/step-result.sh "make $(2) KVER=$(1)" $(OUT)/logs/$(1)/$(3) > $(OUT)/logs/$(1)/$(3).out
-# $(call boots,KVER): the step that boots KVER's kernels, once its host
-# steps ran (a tree that could not be made leaves no kernel of its own,
-# and one of an earlier run must not boot in its place: no results)
-boots	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-boots,make-boots,PARALLEL_BOOTS=0); }
+# $(call boots,KVER,PARALLEL): the step that boots KVER's kernels, once its
+# host steps ran (a tree that could not be made leaves no kernel of its
+# own, and one of an earlier run must not boot in its place: no results)
+boots	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-boots,make-boots,PARALLEL_BOOTS=$(2)); }
 fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 
 # Every tree, the debug kernel on the default tree, then one summary. The
@@ -215,10 +215,12 @@ fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 # beside the default tree's, niced below them: they take what the default
 # tree's steps leave idle (a link, make's walk, a config, checkpatch),
 # and the default tree's walk, which the debug kernel waits for, keeps
-# the cores it can use. Their kernels boot once the debug kernel's guest
-# is under way.
+# the cores it can use. Their kernels boot once their host steps are done.
 OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 OTHER_NICE := 9
+# 1 once the debug kernel's step is over (its result is written last):
+# the other trees' kernels then boot side by side
+debug_done = $$([ -e $(LOGS_DEBUG)/make-debug.out ] && echo 1 || echo 0)
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
@@ -226,8 +228,8 @@ test:
 	@$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
 	$(call step,$(DEBUG_TREE),test-host,make); \
 	{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
-	$(call boots,$(DEBUG_TREE)); \
-	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),$(call boots,$(k));)) wait
+	$(call boots,$(DEBUG_TREE),0); \
+	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),$(call boots,$(k),$(debug_done));)) wait
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
