@@ -206,16 +206,22 @@ fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 # default tree's host steps come first: its walk leaves the tree at the
 # full series and builds the initramfs. Then the debug kernel is built and
 # booted beside everything else (its guest is the longest: KASAN and
-# lockdep), while the default tree's kernels boot. Guests boot one at a
-# time: under single-threaded TCG a guest takes one host core, and the
-# debug kernel has the other.
+# lockdep), while the default tree's kernels boot, one at a time: under
+# single-threaded TCG a guest takes one host core, and the debug kernel
+# has the other.
 #
 # The packages of every tree come first, in one apt run. The other trees'
 # host steps (their own trees, build dirs and caches) run from the start
-# beside the default tree's, niced below them: they take what the default
-# tree's steps leave idle (a link, make's walk, a config, checkpatch),
-# and the default tree's walk, which the debug kernel waits for, keeps
-# the cores it can use. Their kernels boot once their host steps are done.
+# beside the default tree's, niced by OTHER_NICE: their builds (niced 10
+# more, scripts/kbuild-env.sh) run at 19, below the default tree's at 10,
+# and take what those leave idle (a link, make's walk, a config); their
+# other steps (extraction, checkpatch) at 9. The default tree's walk, which
+# the debug kernel waits for, keeps the cores it can use. Their kernels
+# boot once their host steps are done.
+#
+# Jobs a script starts with & ignore SIGINT: an interrupt or a TERM stops
+# the whole process group with TERM (the walk and the gates put their
+# trees back on it).
 OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 OTHER_NICE := 9
 # 1 once the debug kernel's step is over (its result is written last):
@@ -225,7 +231,8 @@ test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
 	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
-	@$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
+	@trap 'trap "" INT TERM; kill -TERM 0' INT TERM; \
+	$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
 	$(call step,$(DEBUG_TREE),test-host,make); \
 	{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
 	$(call boots,$(DEBUG_TREE),0); \
