@@ -33,7 +33,12 @@ commits=$(git -C "$tree" rev-list --reverse base..HEAD)
 last=$(git -C "$tree" rev-parse HEAD)
 home=$(git -C "$tree" symbolic-ref -q --short HEAD || echo "$last")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; git -C "$tree" checkout -q "$home"' EXIT
+# A walk that stops before its last prefix (interrupted, or the script
+# failed) leaves the build dirs at an older prefix: no kernel of theirs
+# may boot as the series' (the last prefix makes them again).
+walked=
+trap 'rm -rf "$tmp"; [ -n "$walked" ] || rm -f "$prefix"-{on,off}/arch/x86/boot/bzImage
+	git -C "$tree" checkout -q "$home"' EXIT
 # bash runs the EXIT trap when INT or TERM ends it this way
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -159,4 +164,5 @@ for c in $commits; do
 		fi
 	done
 done
+walked=1
 ktap_status
