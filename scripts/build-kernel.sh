@@ -68,9 +68,9 @@ else
 	# make tinyconfig, with our fragments merged beside tiny.config's:
 	# Kconfig runs twice, where tinyconfig then olddefconfig ran it three
 	# times (each run probes the compiler, about 7 s). The one difference
-	# from merging after tinyconfig: a choice allnoconfig made (n) for a
-	# symbol that tiny.config hid and a fragment shows again is kept,
-	# where olddefconfig would give its default (SLAB_MERGE_DEFAULT when
+	# from merging after tinyconfig: the n allnoconfig gave a symbol that
+	# tiny.config hid and a fragment shows again is kept, where
+	# olddefconfig would give its default (SLAB_MERGE_DEFAULT when
 	# SLUB_TINY goes: defconfigs/debug says it). The rig's six configs
 	# came out byte-identical both ways.
 	kmake KCONFIG_ALLCONFIG="$tree/kernel/configs/tiny-base.config" allnoconfig >/dev/null
