@@ -32,7 +32,7 @@ boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
-tree_results = $(foreach r,make make-boots series gates bisect zero-cost docs stress on off, \
+tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
@@ -49,7 +49,7 @@ KVM_KEY	:= $(shell { uname -r; $(or $(QEMU),qemu-system-x86_64) --version 2>/dev
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test test-tree test-host test-boots test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test test-tree test-host test-boots test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off rerun kselftest-kernel kselftest-guest bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
@@ -138,7 +138,7 @@ run: kernels initramfs
 # the tests left something behind (a veth pair, a pin, a tracefs setting).
 rerun: kernels initramfs
 	@$(call boot,on,twice,-twice)
-	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(KVER)/on=$(LOGS)/on-twice.out
+	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on=$(LOGS)/on-twice.out
 
 # One tree: host checks, then both kernels booted (side by side, one host
 # core each, unless PARALLEL_BOOTS=0), every selftest on each. make test
@@ -200,6 +200,9 @@ step	= { $(if $(5),nice -n $(5)) $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4)
 # host steps ran (a tree that could not be made leaves no kernel of its
 # own, and one of an earlier run must not boot in its place: no results)
 boots	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-boots,make-boots,PARALLEL_BOOTS=$(2)); }
+# $(call mutants,KVER): the step that runs KVER's on and off mutants, once
+# its host steps ran (they need its on kernel and its gates' objects)
+mutants	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-mutants,make-mutants,MUTANT_KERNELS="on off"); }
 fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 
 # Every tree, the debug kernel on the default tree, then one summary. The
@@ -224,9 +227,10 @@ fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 # trees back on it).
 OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 OTHER_NICE := 9
-# 1 once the debug kernel's step is over (its result is written last):
-# the other trees' kernels then boot side by side
-debug_done = $$([ -e $(LOGS_DEBUG)/make-debug.out ] && echo 1 || echo 0)
+# 1 once the debug kernel's step and the default tree's mutants are over
+# (their results are written last): the other trees' kernels then boot
+# side by side
+debug_done = $$([ -e $(LOGS_DEBUG)/make-debug.out ] && [ -e $(LOGS_DEBUG)/make-mutants.out ] && echo 1 || echo 0)
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
@@ -234,14 +238,22 @@ test:
 	@trap 'trap "" INT TERM; kill -TERM 0' INT TERM; \
 	$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
 	$(call step,$(DEBUG_TREE),test-host,make); \
-	{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); } & \
+	{ $(call step,$(DEBUG_TREE),debug-kernel debug-guest,make-debug); $(call mutants,$(DEBUG_TREE)); } & \
 	$(call boots,$(DEBUG_TREE),0); \
-	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),$(call boots,$(k),$(debug_done));)) wait
+	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),$(call boots,$(k),$(debug_done)); $(call mutants,$(k));)) wait
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
-	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
+	@MANIFEST=qemu/manifest qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
 		$(foreach r,packages make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
+
+# The manifest of the tests each guest run reports (qemu/manifest), written
+# from the last make test's logs: review its diff before committing it.
+manifest:
+	@qemu/write-manifest.sh $(foreach k,$(TREES),$(k)/on=$(OUT)/logs/$(k)/on.out $(k)/off=$(OUT)/logs/$(k)/off.out) \
+		$(DEBUG_TREE)/debug=$(LOGS_DEBUG)/debug.out > qemu/manifest.new
+	@mv qemu/manifest.new qemu/manifest
+	@git diff --stat -- qemu/manifest
 
 # The kernel a kselftest CI system builds (x86_64_defconfig + make
 # kselftest-merge: every selftest's config, PROVE_LOCKING, UBSAN...),
@@ -253,7 +265,7 @@ kselftest-kernel: tree
 kselftest-guest: export BOOT_TIMEOUT ?= 1200
 kselftest-guest: kselftest-kernel initramfs
 	@$(call boot,kselftest,test)
-	@EXPECTED_SKIPS=qemu/expected-skips qemu/results.sh $(KVER)/kselftest=$(LOGS)/kselftest.out \
+	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/kselftest=$(LOGS)/kselftest.out \
 		$(KVER)/boot-kselftest=$(LOGS)/kselftest.boot
 
 # Every event the selftests cause, as the on kernel prints it.
@@ -280,15 +292,27 @@ repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
 	@TCG_THREAD=$(TCG_THREAD) qemu/repro-int3.sh $(BUILD)-$(KERNEL)/arch/x86/boot/bzImage \
 		$(INITRD) $(LOGS)/repro $(KVER)-$(KERNEL) $(RUNS) $(TOGGLE) $(STORM_SECS)
 
-# Each test must be able to fail: the mutants of scripts/mutants/KVER
-# (a lost CPU's events, a dropped or leaked reference) go into the on or
-# debug kernel, which boots every selftest; each must be killed (or, a
-# control, survive). Rebuilds those kernels twice a mutant: minutes each.
-mutants: kernels debug-kernel initramfs
+# Each check must be able to fail: the mutants of scripts/mutants/KVER
+# (a lost CPU's events, a dropped or leaked reference, an event left real
+# in the off build...) go into the on or debug kernel, which boots every
+# selftest, or into the off objects of Debian's config, which the byte
+# comparison of the gates holds to the unpatched ones; each must be
+# killed (or, a control, survive). Exits non-zero when one is not, and
+# names it. MUTANT_KERNELS picks the kinds: make test runs the on and off
+# ones (test-mutants, after the kernels and the gates it needs); a debug
+# mutant costs a debug kernel's link and guest (minutes each).
+MUTANT_KERNELS ?= on debug off
+mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
+	 $(if $(filter debug,$(MUTANT_KERNELS)),debug-kernel) initramfs check-gates
+	@$(MAKE) -s test-mutants
+	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out
+
+test-mutants:
 	@mkdir -p $(LOGS)
-	@scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
-		$(BASECFG) | tee $(LOGS)/mutants.out
-	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out | tail -1
+	@$(call timed,mutants,env MUTANT_KERNELS="$(MUTANT_KERNELS)" GATES=$(BUILD)-gates \
+		MANIFEST=qemu/manifest MUTANT_TREE=$(KVER) \
+		scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
+		$(BASECFG)) > $(LOGS)/mutants.out || true
 
 # Each writes the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:

@@ -42,8 +42,10 @@ out=$logdir/$name.out
 qemu() {
 	rm -f "$console" "$out"
 	echo "+ qemu -accel $1" >> "$logdir/$name.qemu.log"
+	# --foreground: QEMU stays in the caller's process group, so that an
+	# interrupt of make test (TERM to the group) stops the guest too
 	# shellcheck disable=SC2086
-	exec timeout -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$1" \
+	exec timeout --foreground -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$1" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-m 1G -smp "$SMP" -bios "$BIOS" $QEMU_EXTRA \
 		-kernel "$kernel" -initrd "$initrd" \

@@ -5,14 +5,20 @@
 # and the closing line "N passed, N failed[, N skipped]". Exits non-zero on any failure, on a
 # test binary that died or exited non-zero, on a plan not met, or on a
 # run with no results.
-# With EXPECTED_SKIPS=FILE ("NAME TEST" lines, # comments), a skip not
-# listed there fails, as does a listed one of a run given that passed:
-# the rig knows which tests its kernels skip, and any other skip hides
-# something (the on kernel reporting off, a tool that went missing).
-# Usage: [EXPECTED_SKIPS=FILE] results.sh NAME=FILE...
+# With MANIFEST=FILE ("RUN ok|skip TEST" lines, # comments; RUN as named
+# here, TREE/KERNEL), every run the manifest names must report exactly
+# the tests it lists, each as listed: a test missing (deleted, renamed,
+# or never reached), a test it does not list, a skip where it says ok or
+# an ok where it says skip, each fails. A program that skips whole
+# ("1..0 # SKIP") is a skip of the program's name. In a run the manifest
+# does not name, any skip fails: the rig knows which tests its kernels
+# skip, and any other skip hides something (the on kernel reporting off,
+# a tool that went missing). `make manifest` writes it from a run's logs.
+# Usage: [MANIFEST=FILE] results.sh NAME=FILE...
 set -eu
 : "${DIAG_LINES:=12}"
-: "${EXPECTED_SKIPS:=}"
+: "${MANIFEST:=}"
+[ -z "$MANIFEST" ] || [ -f "$MANIFEST" ] || { echo "results: no manifest $MANIFEST" >&2; exit 2; }
 
 [ $# -gt 0 ] || { echo "usage: results.sh NAME=FILE..." >&2; exit 2; }
 
@@ -65,9 +71,18 @@ for run in "$@"; do
 				printf "\t%s\n", substr(d[i], 1, 200)
 		}
 		/^# +RUN +/ { run = $3; nd = 0 }
+		/^selftests: [^:]*: [^ ]+$/ { prog = $3 }
 		/^#/ && !/^# +(RUN|OK|FAIL) / { d[++nd] = $0 }
 		/^(K?TAP version)/ { flush(); plan = -1; seen = 0; failed = 0; blocks++; next }
-		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
+		/^1\.\.[0-9]+/ {
+			plan = substr($1, 4) + 0
+			# a program that skips whole: its name is the test
+			if (plan == 0 && $0 ~ /# *[Ss][Kk][Ii][Pp]/) {
+				reason = $0; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", reason)
+				printf "%s: skip %s (%s)\n", name, prog != "" ? prog : "(program)", reason
+			}
+			next
+		}
 		/^(not )?ok [0-9]+ / {
 			seen++
 			line = $0
@@ -99,30 +114,42 @@ for run in "$@"; do
 			flush()
 			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
 		}'
-done | awk -v expected="$EXPECTED_SKIPS" '
+done | awk -v manifest="$MANIFEST" '
 	BEGIN {
-		while (expected != "" && (getline l < expected) > 0)
-			if (l !~ /^#/ && split(l, f, " ") == 2) want[f[1] " " f[2]] = 1
+		while (manifest != "" && (getline l < manifest) > 0)
+			if (l !~ /^#/ && split(l, f, " ") == 3) {
+				want[f[1] " " f[3]] = f[2]
+				covered[f[1]] = 1
+			}
 	}
 	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
 	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }
-	# "NAME: skip TEST (reason)": expected, or a failure
-	expected != "" && / skip / && $2 == "skip" {
+	# "RUN: ok TEST" and "RUN: skip TEST (reason)" against the manifest
+	$2 == "ok" || $2 == "skip" {
 		run = $1; sub(/:$/, "", run)
-		if (!((run " " $3) in want)) {
+		key = run " " $3
+		if (run in covered) {
+			seen[key] = 1
+			if (!(key in want))
+				$0 = run ": not ok " $3 " is not in the manifest (it reported " $2 ")"
+			else if (want[key] != $2)
+				$0 = run ": not ok " $3 " " ($2 == "ok" ? "passed" : "skipped") ", the manifest says " want[key] \
+					($2 == "skip" ? " " substr($0, index($0, "(")) : "")
+		} else if ($2 == "skip")
 			$0 = run ": not ok unexpected skip of " $3 " " substr($0, index($0, "("))
-		} else
-			skipped[run " " $3] = 1
 	}
+	{ run = $1; sub(/:$/, "", run); reported[run] = 1 }
 	{ print }
-	/: ok / { pass++; run = $1; sub(/:$/, "", run); ran[run] = 1; okname[run " " $3] = 1 }
+	/: ok / { pass++ }
 	/: skip / { skip++ }
 	/: not ok / { failed[++fail] = $0 }
 	END {
+		# what a run that reported anything left out (a run with no
+		# results at all has failed already)
 		for (k in want) {
 			split(k, f, " ")
-			if (f[1] in ran && !(k in skipped) && (k in okname)) {
-				line = f[1] ": not ok " f[2] " passed where the rig expects a skip"
+			if ((f[1] in reported) && !(k in seen)) {
+				line = f[1] ": not ok " f[2] " is missing: the manifest lists it (" want[k] ")"
 				print line
 				failed[++fail] = line
 			}

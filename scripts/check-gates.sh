@@ -32,7 +32,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 
 # The kernel's C files the series changes (not the selftests under
 # tools/), and core.c, where CREATE_TRACE_POINTS makes the events' code
@@ -53,6 +53,11 @@ debian_build() {
 	# shellcheck disable=SC2086
 	nice make -C "$tree" O="$out" -j"$(nproc)" W=1 C=1 $objs >> "$bdir/$name.log" 2>&1 || return 1
 	cp "$out/.config" "$bdir/$name.config"
+	# kept for the byte comparison of off with unpatched
+	rm -rf "$bdir/$name.objs"
+	mkdir -p "$bdir/$name.objs"
+	# shellcheck disable=SC2086
+	(cd "$out" && cp --parents $objs "$bdir/$name.objs/")
 	sed -n -e "s|^$tree/||" -e 's/^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): /\1: \2: /p' "$bdir/$name.log" |
 		grep -v '^scripts/' | sort > "$bdir/$name.warn" || true
 }
@@ -116,6 +121,7 @@ if [ ! -f "$debian" ]; then
 	done
 	result FAIL "Debian config: W=1 C=1 off adds no warning" "not built"
 	result FAIL "Debian config: W=1 C=1 on adds no warning" "not built"
+	result FAIL "Debian config: off objects are the unpatched ones byte for byte" "not built"
 else
 	git -C "$tree" checkout -q base
 	if debian_build base; then
@@ -142,6 +148,23 @@ else
 			result FAIL "Debian config: W=1 C=1 $cfg adds no warning" "${added:-not built}"
 		fi
 	done
+	# Zero cost where it matters most, a distribution's build: each
+	# object, option off, is the unpatched one in its code, data and
+	# read-only data, and in their relocations (what the linker makes of
+	# them). The objects are built with W=1 C=1, both alike.
+	sections='\.text(\..*)?|\.data(\..*)?|\.rodata(\..*)?'
+	name="Debian config: off objects are the unpatched ones byte for byte (.text, .data, .rodata, relocations)"
+	differ=
+	for o in $objs; do
+		d=$(RELOCS=1 "$here/compare-elf.sh" "$bdir/base.objs/$o" "$bdir/off.objs/$o" "$sections" 2>&1) ||
+			differ="$differ$(echo "$d" | sed "s|^|$o: |")
+"
+	done
+	if [ -z "$differ" ]; then
+		result OK "$name: $(echo $objs)"
+	else
+		result FAIL "$name" "$differ"
+	fi
 fi
 
 # htmldocs of the bpf docs: no warning names the page, and the index links it

@@ -1,17 +1,33 @@
 #!/bin/bash
-# Proves that the tests can fail: each mutant (scripts/mutants/KVER/*.diff,
+# Proves that the checks can fail: each mutant (scripts/mutants/KVER/*.diff,
 # a small change to the patched tree with a header saying which kernel it
-# goes into and what must happen) is applied, that kernel rebuilt and
-# booted with every selftest, and the tree put back. "killed" means some
-# test or the boot check failed; "survives" that all passed.
+# goes into and what must happen) is applied, built, checked, and the tree
+# put back. Prints KTAP, one result per mutant: "killed" with what killed
+# it, or the mutant that survived, named; exits non-zero when a result
+# is not what the mutant's header asks.
+#   kernel: on        the on kernel is built with it and boots every
+#                     selftest; killed: a test or the boot check failed
+#   kernel: debug     the same with the debug kernel (panic_on_warn)
+#   kernel: off       the objects the series touches are built with it on
+#                     Debian's config, option off (as scripts/check-gates.sh
+#                     builds them); killed: one differs from the unpatched
+#                     one in .text, .data, .rodata or their relocations
 #   expect: killed    the mutant must be killed
 #   expect: survives  a control: it must pass
 #   expect: measured  reported either way (a race that may or may not hit)
 #   killed-by: TEXT   a killed mutant must have this among its failures
-#                     (the results or the boot's splat line): the test
-#                     meant to catch it did
-# Prints KTAP, one result per mutant, with the failures that killed it.
-# The kernels are rebuilt from the clean tree at the end, whatever happens.
+#                     (the results, the boot's splat line, or the byte
+#                     comparison's): the check meant to catch it did
+# MUTANT_KERNELS (default "on debug off") picks which kinds run; make test
+# runs "on off" (a debug mutant costs a debug kernel's link and guest).
+# The on and debug mutants build in BUILDPREFIX-mutant-KERNEL, begun as a
+# copy of BUILDPREFIX-KERNEL (scripts/seed-build.sh): each recompiles what
+# its diff touches and links, and the kernels the rig boots are never
+# built with a mutant in them. The off mutants build in the gates'
+# Debian build dir (GATES, default BUILDPREFIX-gates), against the
+# unpatched objects the gates kept.
+# MANIFEST and MUTANT_TREE (the tree's name in it, 6.12) read a mutant's
+# run as the manifest lists that kernel's tests.
 # Usage: mutants.sh TREE BUILDPREFIX INITRAMFS LOGDIR MUTANTDIR BASE-FRAGMENT...
 set -euo pipefail
 
@@ -20,6 +36,7 @@ prefix=${2:?} initrd=${3:?} logdir=${4:?} mutantdir=${5:?}
 shift 5
 basefrags=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
+: "${MUTANT_KERNELS:=on debug off}" "${GATES:=$prefix-gates}"
 . "$here/ktap.sh"
 mkdir -p "$logdir"
 
@@ -32,16 +49,7 @@ frags() {
 	esac
 }
 
-touched=()
-restore() {
-	git -C "$tree" checkout -q -- .
-	for k in $(printf '%s\n' "${touched[@]}" | sort -u); do
-		# shellcheck disable=SC2046
-		"$here/build-kernel.sh" "$tree" "$prefix-$k" $(frags "$k") >/dev/null ||
-			echo "mutants: could not rebuild the clean $k kernel" >&2
-	done
-}
-trap restore EXIT
+trap 'git -C "$tree" checkout -q -- .' EXIT
 # bash runs the EXIT trap when INT or TERM ends it this way
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -49,7 +57,58 @@ trap 'exit 143' TERM
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	{ echo "mutants: $tree has changes of its own; not touching it" >&2; exit 1; }
 
-mutants=("$mutantdir"/*.diff)
+# build_on_kernel NAME KERNEL: the kernel with the mutant in it, booted
+# with every selftest; prints what failed (nothing: it survived)
+build_on_kernel() {
+	local name=$1 kernel=$2 build=$prefix-mutant-$2 log extra=() verdict
+	"$here/seed-build.sh" "$prefix-$kernel" "$build"
+	# shellcheck disable=SC2046
+	if ! log=$("$here/build-kernel.sh" "$tree" "$build" $(frags "$kernel") 2>&1); then
+		echo "BUILD: $(echo "$log" | grep -E ': (fatal )?error: ' | head -3)"
+		return
+	fi
+	git -C "$tree" checkout -q -- .
+	echo "mutants: $name: booting it" >&2
+	[ "$kernel" != debug ] || extra=(panic_on_warn=1)
+	ACCEL=tcg "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
+		"$initrd" "$logdir" "$name" RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on "${extra[@]}" \
+		> "$logdir/$name.boot-log" 2>&1 || true
+	# read as the unmutated kernel's run is (MANIFEST, MUTANT_TREE): a
+	# skip the rig expects is no kill, a missing test is one
+	verdict=$("$(dirname "$here")/qemu/results.sh" "${MUTANT_TREE:-$name}/$kernel=$logdir/$name.out" \
+		"$name/boot=$logdir/$name.boot" || true)
+	echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true
+}
+
+# build_off_objects NAME: the series' objects built on Debian's config,
+# option off, with the mutant in them, against the unpatched ones; prints
+# what differs (nothing: it survived)
+build_off_objects() {
+	local name=$1 out=$GATES/debian objs o d
+	if [ ! -f "$GATES/off.config" ] || [ ! -d "$GATES/base.objs" ]; then
+		echo "NO BASELINE: $GATES has no off.config or base.objs (make check-gates)"
+		return
+	fi
+	objs=$(cd "$GATES/base.objs" && find . -name '*.o' | sed 's|^\./||' | sort)
+	cp "$GATES/off.config" "$out/.config"
+	make -s -C "$tree" O="$out" olddefconfig > "$logdir/$name.build.log" 2>&1
+	# shellcheck disable=SC2086
+	if ! nice make -C "$tree" O="$out" -j"$(nproc)" W=1 $objs >> "$logdir/$name.build.log" 2>&1; then
+		echo "BUILD: $(grep -E ': (fatal )?error: ' "$logdir/$name.build.log" | head -3)"
+		return
+	fi
+	for o in $objs; do
+		d=$(RELOCS=1 "$here/compare-elf.sh" "$GATES/base.objs/$o" "$out/$o" \
+			'\.text(\..*)?|\.data(\..*)?|\.rodata(\..*)?' 2>&1) || echo "$d" | sed "s|^|zero-cost: $o: |"
+	done
+}
+
+mutants=()
+for diff in "$mutantdir"/*.diff; do
+	case " $MUTANT_KERNELS " in
+	*" $(sed -n 's/^kernel: //p' "$diff") "*) mutants+=("$diff") ;;
+	esac
+done
 echo "KTAP version 1"
 echo "1..${#mutants[@]}"
 for diff in "${mutants[@]}"; do
@@ -61,34 +120,33 @@ for diff in "${mutants[@]}"; do
 		result FAIL "mutant $name: does not apply to $tree"
 		continue
 	fi
-	touched+=("$kernel")
-	echo "mutants: $name: building the $kernel kernel" >&2
-	# shellcheck disable=SC2046
-	if ! log=$("$here/build-kernel.sh" "$tree" "$prefix-$kernel" $(frags "$kernel") 2>&1); then
-		git -C "$tree" checkout -q -- .
-		result FAIL "mutant $name: does not build" "$(echo "$log" | tail -5)"
+	echo "mutants: $name: building it ($kernel)" >&2
+	start=$(date +%s)
+	case "$kernel" in
+	off) killed_by=$(build_off_objects "$name") ;;
+	*) killed_by=$(build_on_kernel "$name" "$kernel") ;;
+	esac
+	git -C "$tree" checkout -q -- .
+	secs=$(($(date +%s) - start))
+	if echo "$killed_by" | grep -q '^\(BUILD\|NO BASELINE\): '; then
+		result FAIL "mutant $name ($kernel): not checked: $(echo "$killed_by" | head -1)"
 		continue
 	fi
-	git -C "$tree" checkout -q -- .
-	echo "mutants: $name: booting it" >&2
-	extra=()
-	[ "$kernel" != debug ] || extra=(panic_on_warn=1)
-	ACCEL=tcg "$(dirname "$here")/qemu/boot.sh" "$prefix-$kernel/arch/x86/boot/bzImage" \
-		"$initrd" "$logdir" "$name" RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on "${extra[@]}" \
-		> "$logdir/$name.boot-log" 2>&1 || true
-	verdict=$("$(dirname "$here")/qemu/results.sh" "$name=$logdir/$name.out" \
-		"$name/boot=$logdir/$name.boot" || true)
-	killed_by=$(echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true)
 	if [ -n "$killed_by" ]; then got=killed; else got=survives; fi
 	shown=$(echo "$killed_by" | head -8)
-	if [ -n "$by" ] && ! echo "$killed_by" | grep -qF "$by"; then
-		result FAIL "mutant $name ($kernel): $got, but not by '$by'" "$shown"
+	# the kill: the failure the header names, else the first
+	kill=$(echo "$killed_by" | grep -F -- "${by:-$(echo "$killed_by" | head -1)}" | head -1 |
+		sed 's/^[^ ]*: not ok //' | cut -c1-120 || true)
+	if [ -n "$by" ] && [ "$got" = killed ] && [ -z "$kill" ]; then
+		result FAIL "mutant $name ($kernel): killed, but not by '$by'" "$shown"
 		continue
 	fi
-	[ -z "$by" ] || shown=$(printf 'killed by: %s\n%s' "$(echo "$killed_by" | grep -F "$by" | head -1)" "$shown")
+	what=$got
+	[ "$got" != killed ] || what="killed by $kill"
 	case "$expect" in
-	measured) result OK "mutant $name ($kernel): $got (measured)" "$shown" ;;
-	"$got") result OK "mutant $name ($kernel): $got, as it must" "$shown" ;;
-	*) result FAIL "mutant $name ($kernel): $got, but it must be $expect" "$shown" ;;
+	measured) result OK "mutant $name ($kernel): $what (measured, $secs s)" "$shown" ;;
+	"$got") result OK "mutant $name ($kernel): $what, as it must ($secs s)" "$shown" ;;
+	*) result FAIL "mutant $name ($kernel): $what, but it must be $expect" "$shown" ;;
 	esac
 done
+ktap_status

@@ -2,10 +2,14 @@
 # Proves that the off kernel pays nothing, as KTAP: the unpatched tree
 # (the tree's "base" commit) built with the off config, which the walk of
 # the series keeps (scripts/walk-series.sh), is compared with the patched
-# off build: bloat-o-meter 0/0, equal size(1), equal spans of the jump
-# table, tracepoint pointers and ftrace events, and none of the series'
-# event symbols. Then Debian's production config: the option stays unset,
-# and is not offered at all without DEBUG_KERNEL.
+# off build: .text byte for byte; every other section byte for byte but
+# for the symbols scripts/zero-cost-reasons names, each with its reason
+# (a differing byte in any other symbol fails, named); bloat-o-meter 0/0,
+# equal size(1), equal spans of the jump table, tracepoint pointers and
+# ftrace events, and none of the series' event symbols. Then Debian's
+# production config: the option stays unset, and is not offered at all
+# without DEBUG_KERNEL. (Debian's config, built, is compared object by
+# object in scripts/check-gates.sh.)
 # Usage: zero-cost-check.sh TREE BUILDPREFIX (compares BUILDPREFIX-baseline
 #        with BUILDPREFIX-off and BUILDPREFIX-on)
 set -eu
@@ -18,10 +22,45 @@ on=$prefix-on
 . "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
-echo "1..9"
+echo "1..11"
 for f in "$base/vmlinux" "$off/vmlinux" "$on/vmlinux"; do
 	[ -f "$f" ] || { echo "zero-cost: $f is missing (make walk first)" >&2; exit 1; }
 done
+
+here=$(cd "$(dirname "$0")" && pwd)
+# The code, byte for byte: any byte named by the function that holds it
+if d=$(MAX_NAMES=20 "$here/compare-elf.sh" "$base/vmlinux" "$off/vmlinux" '\.text' 2>&1); then
+	result OK ".text unpatched vs off: byte for byte ($(size -A "$off/vmlinux" | awk '$1 == ".text" { print $2 }') bytes)"
+else
+	result FAIL ".text unpatched vs off: byte for byte" "$d"
+fi
+# Every other section with bytes: what differs must be a symbol the
+# reasons file names (and every symbol of a differing section is named)
+reasons=$here/zero-cost-reasons
+d=$(MAX_NAMES=100000 "$here/compare-elf.sh" "$base/vmlinux" "$off/vmlinux" 2>&1 | grep -v '^\.text:' || true)
+unexplained=$(echo "$d" | awk -v r="$reasons" '
+	BEGIN { while ((getline l < r) > 0) if (l !~ /^#/ && l != "") { split(l, f, " "); ok[f[1]] = 1 } }
+	/^$/ { next }
+	/ bytes differ in / {
+		sec = $1; sub(/.* bytes differ in /, "")
+		# names may hold no space but "(after X)": split on known words
+		n = split($0, w, " "); bad = ""
+		for (i = 1; i <= n; i++) if (!(w[i] in ok)) bad = bad " " w[i]
+		if (bad != "") print sec " unexplained:" bad
+		next
+	}
+	{ print }')
+explained=$(echo "$d" | grep ' bytes differ in ' | while read -r sec _ _ _ _ names; do
+	for n in $names; do
+		printf '%s %s: %s\n' "$sec" "$n" "$(awk -v n="$n" '$1 == n { $1 = ""; print substr($0, 2); exit }' "$reasons")"
+	done
+done)
+if [ -z "$unexplained" ]; then
+	result OK "other sections unpatched vs off: every differing byte is a symbol with its reason ($(echo "$explained" | grep -c . || true) symbols)" "$explained"
+else
+	result FAIL "other sections unpatched vs off: every differing byte is a symbol with its reason" \
+		"$unexplained"
+fi
 
 bloat=$("$tree/scripts/bloat-o-meter" "$base/vmlinux" "$off/vmlinux" 2>&1 || true)
 check "bloat-o-meter unpatched vs off" "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" \

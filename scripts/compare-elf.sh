@@ -1,0 +1,125 @@
+#!/bin/bash
+# Compares two ELF files (two vmlinux, or two builds of one object) byte
+# for byte, section by section, and names by symbol every byte that
+# differs. Prints one line per section that differs:
+#   SECTION: N bytes differ in SYMBOL[+OFFSET] SYMBOL...
+#   SECTION: only in A | only in B | size A != size B
+#   SECTION relocations: N differ at SYMBOL...
+# and nothing when the sections given are equal. Exits 1 when any differs.
+# SECTIONS: a grep -E pattern of the section names to compare (anchored),
+# by default every allocated section but the ones that hold no bytes
+# (.bss and its kind). RELOCS=1 compares each one's relocations too
+# (objects: offset, type, symbol and addend, as readelf prints them).
+# Usage: compare-elf.sh A B [SECTIONS]
+set -euo pipefail
+
+a=${1:?usage: compare-elf.sh A B [SECTIONS]}
+b=${2:?}
+pattern=${3:-}
+: "${RELOCS:=0}" "${MAX_NAMES:=12}"
+for f in "$a" "$b"; do
+	[ -f "$f" ] || { echo "compare-elf: $f is missing" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+# 1 is "they differ": any other failure is 2
+trap 'echo "compare-elf: failed at line $LINENO" >&2; exit 2' ERR
+trap 'rm -rf "$tmp"' EXIT
+
+# sections NAME: name, type and flags of each section, one per line
+sections() {
+	readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+		awk '$1 != "NULL" { print $1, $2, $0 ~ / [WAXMSIL]*A[WAXMSIL]* / ? "A" : "-" }'
+}
+sections "$a" > "$tmp/a.sec"
+sections "$b" > "$tmp/b.sec"
+# what is compared: the pattern's sections, else the allocated ones with bytes
+select_sections() {
+	if [ -n "$pattern" ]; then
+		awk '{ print $1 }' "$1" | grep -Ex "$pattern" || true
+	else
+		awk '$3 == "A" && $2 != "NOBITS" { print $1 }' "$1"
+	fi
+}
+sort -u <(select_sections "$tmp/a.sec") <(select_sections "$tmp/b.sec") > "$tmp/names"
+
+# mawk has no strtonum: hex to a number, by the low 32 bits (a kernel's
+# sections lie within one 4 GiB span; a double holds no 64-bit address)
+HEX='function hex(h,  i, n) { h = tolower(substr(h, length(h) > 8 ? length(h) - 7 : 1)); n = 0
+	for (i = 1; i <= length(h); i++) n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+	return n }'
+# symbols FILE SECTION: "start size name" of the symbols in SECTION, by start
+symbols() {
+	objdump -t "$1" | awk -v s="$2" "$HEX"'
+		$0 ~ /^[0-9a-f]+ / {
+			# value, flags (7 columns), section, size, name
+			sec = substr($0, 26); split(sec, f, /[ \t]+/)
+			if (f[1] != s || f[3] == "" || f[3] ~ /^\./) next
+			print hex($1), hex(f[2]), f[3]
+		}' | sort -n -k1,1 -k2,2nr
+}
+# name_offsets FILE SECTION VMA < OFFSETS: the symbol of each offset (the
+# one that covers it, else the one before), once each, in order
+name_offsets() {
+	symbols "$1" "$2" > "$tmp/syms"
+	awk -v vma="$3" -v syms="$tmp/syms" '
+		BEGIN { while ((getline l < syms) > 0) { split(l, f, " "); s[++n] = f[1]; z[n] = f[2]; nm[n] = f[3] } }
+		{
+			addr = vma + $1; lo = 1; hi = n; at = 0
+			while (lo <= hi) {	# the last symbol that starts at or before addr
+				mid = int((lo + hi) / 2)
+				if (s[mid] <= addr) { at = mid; lo = mid + 1 } else hi = mid - 1
+			}
+			if (!at) name = "(before any symbol)"
+			else if (addr < s[at] + z[at] || !z[at]) name = nm[at]
+			else name = "(after " nm[at] ")"
+			if (!(name in seen)) { seen[name] = 1; print name }
+		}'
+}
+vma() {
+	readelf -SW "$1" | awk -v s="$2" "$HEX"'{ sub(/^ *\[ *[0-9]*\] /, "") } $1 == s { print hex($3); exit }'
+}
+# relocs FILE SECTION: the relocations of SECTION, one per line
+relocs() {
+	readelf -rW "$1" | awk -v s=".rela$2" '
+		/^Relocation section / { on = ($3 == "'"'"'" s "'"'"'"); next }
+		on && NF >= 3 && $1 ~ /^[0-9a-f]+$/ { $2 = ""; print }'
+}
+
+differ=0
+while read -r sec; do
+	ina=$(awk -v s="$sec" '$1 == s' "$tmp/a.sec")
+	inb=$(awk -v s="$sec" '$1 == s' "$tmp/b.sec")
+	if [ -z "$ina" ] || [ -z "$inb" ]; then
+		[ -n "$ina" ] && echo "$sec: only in $a" || echo "$sec: only in $b"
+		differ=1
+		continue
+	fi
+	if [ "$(awk '{ print $2 }' <<< "$ina")" != NOBITS ]; then
+		objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"
+		objcopy -O binary --only-section="$sec" "$b" "$tmp/b.bin"
+		sa=$(stat -c %s "$tmp/a.bin") sb=$(stat -c %s "$tmp/b.bin")
+		if [ "$sa" != "$sb" ]; then
+			echo "$sec: $sa bytes in $a, $sb in $b"
+			differ=1
+		elif ! cmp -s "$tmp/a.bin" "$tmp/b.bin"; then
+			cmp -l "$tmp/a.bin" "$tmp/b.bin" | awk '{ print $1 - 1 }' > "$tmp/off" || true
+			names=$(name_offsets "$b" "$sec" "$(vma "$b" "$sec")" < "$tmp/off")
+			echo "$sec: $(wc -l < "$tmp/off") bytes differ in $(echo "$names" | head -"$MAX_NAMES" | tr '\n' ' ' |
+				sed 's/ $//')$([ "$(echo "$names" | wc -l)" -le "$MAX_NAMES" ] || echo " ...")"
+			differ=1
+		fi
+	fi
+	if [ "$RELOCS" = 1 ]; then
+		relocs "$a" "$sec" > "$tmp/a.rel"
+		relocs "$b" "$sec" > "$tmp/b.rel"
+		if ! cmp -s "$tmp/a.rel" "$tmp/b.rel"; then
+			diff "$tmp/a.rel" "$tmp/b.rel" > "$tmp/rel.diff" || true
+			n=$(grep -c '^[<>]' "$tmp/rel.diff" || true)
+			at=$(sed -n 's/^> \([0-9a-f]*\) .*/\1/p' "$tmp/rel.diff" |
+				awk "$HEX"'{ print hex($1) }' | name_offsets "$b" "$sec" 0 | head -"$MAX_NAMES" | tr '\n' ' ')
+			echo "$sec relocations: $n lines differ, at ${at:-(removed ones only)}"
+			differ=1
+		fi
+	fi
+done < "$tmp/names"
+exit "$differ"
