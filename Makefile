@@ -202,7 +202,7 @@ step	= { $(if $(5),nice -n $(5)) $(MAKE) -s $(2) KVER=$(1) RIG_KEEP_GOING=1 $(4)
 boots	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-boots,make-boots,PARALLEL_BOOTS=$(2)); }
 # $(call mutants,KVER): the step that runs KVER's on and off mutants, once
 # its host steps ran (they need its on kernel and its gates' objects)
-mutants	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-mutants,make-mutants,MUTANT_KERNELS="on off"); }
+mutants	= [ -e $(OUT)/logs/$(1)/make.failed ] || { $(call step,$(1),test-mutants,make-mutants,MUTANT_KERNELS="on off" MUTANT_GATE=1); }
 fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 
 # Every tree, the debug kernel on the default tree, then one summary. The
@@ -298,8 +298,9 @@ repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
 # selftest, or into the off objects of Debian's config, which the byte
 # comparison of the gates holds to the unpatched ones; each must be
 # killed (or, a control, survive). Exits non-zero when one is not, and
-# names it. MUTANT_KERNELS picks the kinds: make test runs the on and off
-# ones (test-mutants, after the kernels and the gates it needs); a debug
+# names it. MUTANT_KERNELS picks the kinds, MUTANT_GATE=1 those marked
+# "gate: make test": make test runs those of the on and off kinds
+# (test-mutants, after the kernels and the gates it needs); a debug
 # mutant costs a debug kernel's link and guest (minutes each).
 MUTANT_KERNELS ?= on debug off
 mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
@@ -309,7 +310,7 @@ mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
 
 test-mutants:
 	@mkdir -p $(LOGS)
-	@$(call timed,mutants,env MUTANT_KERNELS="$(MUTANT_KERNELS)" GATES=$(BUILD)-gates \
+	@$(call timed,mutants,env MUTANT_KERNELS="$(MUTANT_KERNELS)" MUTANT_GATE=$(MUTANT_GATE) GATES=$(BUILD)-gates \
 		MANIFEST=qemu/manifest MUTANT_TREE=$(KVER) \
 		scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
 		$(BASECFG)) > $(LOGS)/mutants.out || true

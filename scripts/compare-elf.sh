@@ -54,7 +54,7 @@ symbols() {
 			# value, flags (7 columns), section, size, name
 			sec = substr($0, 26); split(sec, f, /[ \t]+/)
 			if (f[1] != s || f[3] == "" || f[3] ~ /^\./) next
-			print hex($1), hex(f[2]), f[3]
+			printf "%.0f %.0f %s\n", hex($1), hex(f[2]), f[3]
 		}' | sort -n -k1,1 -k2,2nr
 }
 # name_offsets FILE SECTION VMA < OFFSETS: the symbol of each offset (the
@@ -76,7 +76,7 @@ name_offsets() {
 		}'
 }
 vma() {
-	readelf -SW "$1" | awk -v s="$2" "$HEX"'{ sub(/^ *\[ *[0-9]*\] /, "") } $1 == s { print hex($3); exit }'
+	readelf -SW "$1" | awk -v s="$2" "$HEX"'{ sub(/^ *\[ *[0-9]*\] /, "") } $1 == s { printf "%.0f\n", hex($3); exit }'
 }
 # relocs FILE SECTION: the relocations of SECTION, one per line
 relocs() {
@@ -116,7 +116,7 @@ while read -r sec; do
 			diff "$tmp/a.rel" "$tmp/b.rel" > "$tmp/rel.diff" || true
 			n=$(grep -c '^[<>]' "$tmp/rel.diff" || true)
 			at=$(sed -n 's/^> \([0-9a-f]*\) .*/\1/p' "$tmp/rel.diff" |
-				awk "$HEX"'{ print hex($1) }' | name_offsets "$b" "$sec" 0 | head -"$MAX_NAMES" | tr '\n' ' ')
+				awk "$HEX"'{ printf "%.0f\n", hex($1) }' | name_offsets "$b" "$sec" 0 | head -"$MAX_NAMES" | tr '\n' ' ')
 			echo "$sec relocations: $n lines differ, at ${at:-(removed ones only)}"
 			differ=1
 		fi

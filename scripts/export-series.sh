@@ -11,7 +11,8 @@ patchdir=$(cd "${2:?}" && pwd)
 find "$patchdir" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' -delete
 # The patches carry the cover letter's subject prefix ("PATCH 6.1").
 prefix=$(sed -n 's/^Subject: \[\(.*\) 0\/[0-9]*\].*/\1/p' "$patchdir/0000-cover-letter.patch" 2>/dev/null)
-git -C "$tree" format-patch -q --no-signature --zero-commit --subject-prefix="${prefix:-PATCH}" \
+# the abbreviation the series has always had (git picks by object count)
+git -C "$tree" -c core.abbrev=9 format-patch -q --no-signature --zero-commit --subject-prefix="${prefix:-PATCH}" \
 	-o "$patchdir" base..HEAD
 (cd "$patchdir" && ls [0-9]*.patch | grep -v '^0000-') > "$patchdir/series"
 echo "export-series: $(wc -l < "$patchdir/series") patches written to $patchdir"

@@ -6,6 +6,10 @@
 
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig
+# the banner's "#N" (init_uts_ns, linux_banner) counts the builds of a
+# dir: every build is #1, so that the walk's unpatched and off kernels,
+# built in one dir, compare byte for byte (scripts/zero-cost-check.sh)
+export KBUILD_BUILD_VERSION=1
 # paths relative to BASEDIR: out/linux-6.12's objects hit from a copy
 export CCACHE_BASEDIR="$(dirname "$tree")" CCACHE_NOHASHDIR=1
 # Depend mode: on a miss ccache keys the object by the compiler's own

@@ -18,6 +18,9 @@
 #   killed-by: TEXT   a killed mutant must have this among its failures
 #                     (the results, the boot's splat line, or the byte
 #                     comparison's): the check meant to catch it did
+#   gate: make test   make test runs it (MUTANT_GATE=1): one or two of
+#                     each class, within the run's budget; make mutants
+#                     runs them all
 # MUTANT_KERNELS (default "on debug off") picks which kinds run; make test
 # runs "on off" (a debug mutant costs a debug kernel's link and guest).
 # The on and debug mutants build in BUILDPREFIX-mutant-KERNEL, begun as a
@@ -105,6 +108,7 @@ build_off_objects() {
 
 mutants=()
 for diff in "$mutantdir"/*.diff; do
+	[ -z "${MUTANT_GATE:-}" ] || grep -qx 'gate: make test' "$diff" || continue
 	case " $MUTANT_KERNELS " in
 	*" $(sed -n 's/^kernel: //p' "$diff") "*) mutants+=("$diff") ;;
 	esac

@@ -37,10 +37,28 @@ fi
 # Every other section with bytes: what differs must be a symbol the
 # reasons file names (and every symbol of a differing section is named)
 reasons=$here/zero-cost-reasons
-d=$(MAX_NAMES=100000 "$here/compare-elf.sh" "$base/vmlinux" "$off/vmlinux" 2>&1 | grep -v '^\.text:' || true)
+d=$(MAX_NAMES=100000 "$here/compare-elf.sh" "$base/vmlinux" "$off/vmlinux" 2>&1 |
+	grep -v '^\.text:' || true)
+# __bug_table: a WARN_ON() keeps its code and place, but the series adds
+# lines to its file, and its entry (struct bug_entry, 12 bytes with
+# DEBUG_BUGVERBOSE: two displacements, then the line and the flags)
+# records __LINE__. Only the line fields may differ.
+if echo "$d" | grep -q '^__bug_table: [0-9]* bytes differ'; then
+	objcopy -O binary --only-section=__bug_table "$base/vmlinux" "$prefix-off.bug.a"
+	objcopy -O binary --only-section=__bug_table "$off/vmlinux" "$prefix-off.bug.b"
+	size=8
+	! grep -q '^CONFIG_DEBUG_BUGVERBOSE=y' "$off/.config" || size=12
+	other=$(cmp -l "$prefix-off.bug.a" "$prefix-off.bug.b" |
+		awk -v z="$size" '{ o = ($1 - 1) % z } z != 12 || (o != 8 && o != 9) { n++ } END { print n + 0 }')
+	lines=$(cmp -l "$prefix-off.bug.a" "$prefix-off.bug.b" | wc -l)
+	rm -f "$prefix-off.bug.a" "$prefix-off.bug.b"
+	if [ "$other" = 0 ]; then
+		d=$(echo "$d" | sed "s/^__bug_table: .*/__bug_table: line numbers only ($lines bytes of the entries' line fields)/")
+	fi
+fi
 unexplained=$(echo "$d" | awk -v r="$reasons" '
 	BEGIN { while ((getline l < r) > 0) if (l !~ /^#/ && l != "") { split(l, f, " "); ok[f[1]] = 1 } }
-	/^$/ { next }
+	/^$/ || /^__bug_table: line numbers only/ { next }
 	/ bytes differ in / {
 		sec = $1; sub(/.* bytes differ in /, "")
 		# names may hold no space but "(after X)": split on known words
@@ -50,7 +68,8 @@ unexplained=$(echo "$d" | awk -v r="$reasons" '
 		next
 	}
 	{ print }')
-explained=$(echo "$d" | grep ' bytes differ in ' | while read -r sec _ _ _ _ names; do
+explained=$(echo "$d" | grep '^__bug_table: line numbers only' || true
+echo "$d" | grep ' bytes differ in ' | while read -r sec _ _ _ _ names; do
 	for n in $names; do
 		printf '%s %s: %s\n' "$sec" "$n" "$(awk -v n="$n" '$1 == n { $1 = ""; print substr($0, 2); exit }' "$reasons")"
 	done

@@ -581,6 +581,32 @@ FIXTURE_TEARDOWN(stress)
 	write_file(TRACEFS "/tracing_on", "1");
 }
 
+static int count_objects(int next_cmd, const char *prefix);
+
+/*
+ * Waits up to DRAIN_SECS for the maps and programs of @phase to be freed
+ * (a program's last put runs after an RCU grace period); 0 when none is
+ * left, else how many are.
+ */
+static int phase_leftovers(int phase)
+{
+	char prefix[8];
+	int maps = 0, progs = 0, waited;
+
+	snprintf(prefix, sizeof(prefix), "st%c", phase_tag[phase]);
+	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
+		maps = count_objects(BPF_MAP_GET_NEXT_ID, prefix);
+		progs = count_objects(BPF_PROG_GET_NEXT_ID, prefix);
+		if (maps <= 0 && progs <= 0)
+			break;
+		usleep(100000);
+	}
+	if (maps || progs)
+		fprintf(stderr, "# %s*: %d maps, %d programs left after %d s\n", prefix, maps,
+			progs, DRAIN_SECS);
+	return maps < 0 || progs < 0 ? -1 : maps + progs;
+}
+
 TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 {
 	long long start = now_ns(), overrun;
@@ -623,6 +649,13 @@ TEST_F_TIMEOUT(stress, workers_toggler_reader, 600)
 	}
 	if (self->gate_on)	/* the toggler had the events on for a while */
 		ASSERT_LT(0, total(sh->seen[CHAOS]));
+	/*
+	 * An event's own reference, taken on one read of its enabled state
+	 * and dropped on another, leaks an object or frees it early when
+	 * the toggler flips the events in between: every object the workers
+	 * made must be gone once they closed it.
+	 */
+	ASSERT_EQ(0, phase_leftovers(CHAOS));
 
 	/* accounting: everything enabled, nothing lost */
 	ASSERT_EQ(0, write_file(TRACEFS "/buffer_size_kb", ACCT_BUFFER_KB));
@@ -941,9 +974,10 @@ static void race_failed(struct race *r, const char *what, int also)
 
 /*
  * Maps (@next_cmd BPF_MAP_GET_NEXT_ID) or programs (BPF_PROG_GET_NEXT_ID)
- * named @name that exist now; -1 if they cannot be listed.
+ * whose names begin with @prefix that exist now; -1 if they cannot be
+ * listed.
  */
-static int count_objects(int next_cmd, const char *name)
+static int count_objects(int next_cmd, const char *prefix)
 {
 	int by_id = next_cmd == BPF_MAP_GET_NEXT_ID ? BPF_MAP_GET_FD_BY_ID : BPF_PROG_GET_FD_BY_ID;
 	struct bpf_map_info minfo;
@@ -980,7 +1014,8 @@ static int count_objects(int next_cmd, const char *name)
 			close(fd);
 			return -1;
 		}
-		n += !strcmp(by_id == BPF_MAP_GET_FD_BY_ID ? minfo.name : pinfo.name, name);
+		n += !strncmp(by_id == BPF_MAP_GET_FD_BY_ID ? minfo.name : pinfo.name, prefix,
+			      strlen(prefix));
 		close(fd);
 	}
 }

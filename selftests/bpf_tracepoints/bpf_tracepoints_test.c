@@ -25,6 +25,7 @@
 #include <string.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -381,6 +382,18 @@ static char *prog_line(const struct prog_desc *p)
 }
 
 /* A map of @type with one element @key -> @val, described in @m. */
+/*
+ * A page the kernel cannot write: a command's copy of its result out to
+ * it fails with EFAULT after the command itself has worked, and must
+ * leave no event. NULL if it cannot be had.
+ */
+static void *unwritable_page(void)
+{
+	void *p = mmap(NULL, getpagesize(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
 			 const void *val, struct map_desc *m)
 {
@@ -888,6 +901,7 @@ TEST(map_lookup_elem)
 	__u32 key = 3, missing = 7;
 	__u64 val = 0x1400000000000000ULL, got = 0;
 	struct map_desc m;
+	void *nowhere;
 	char *trace;
 	int fd, hfd;
 
@@ -895,13 +909,20 @@ TEST(map_lookup_elem)
 	ASSERT_LE(0, fd);
 	hfd = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, 4, 0);
 	ASSERT_LE(0, hfd);
+	nowhere = unwritable_page();
+	ASSERT_NE(NULL, nowhere);
 	TP_BEGIN("bpf_map_lookup_elem");
 	ASSERT_EQ(0, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &got, 0));
 	ASSERT_EQ(val, got);
-	/* failing form: a key the hash map does not hold */
+	/* failing forms: a key the hash map does not hold; a value the
+	 * kernel found but cannot copy out
+	 */
 	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &missing, &got, 0));
 	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, nowhere, 0));
+	ASSERT_EQ(EFAULT, errno);
 	trace = tp_end();
+	munmap(nowhere, getpagesize());
 	EXPECT_EVENT(trace, fmt("bpf_map_lookup_elem: %s key=[%s] val=[%s] %s", map_head(&m, fd),
 				hex(&key, 4), hex(&val, 8), map_tail(&m)));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_lookup_elem: "));
@@ -959,19 +980,27 @@ TEST(map_next_key)
 	__u32 key = 3, next = 0;
 	__u64 val = 1;
 	struct map_desc m;
+	void *nowhere;
 	char *trace;
 	int fd;
 
 	fd = map_with_elem(BPF_MAP_TYPE_HASH, 4, 8, &key, &val, &m);
 	ASSERT_LE(0, fd);
+	nowhere = unwritable_page();
+	ASSERT_NE(NULL, nowhere);
 	TP_BEGIN("bpf_map_next_key");
 	/* no key asks for the first one */
 	ASSERT_EQ(0, sys_map_next_key(fd, NULL, &next));
 	ASSERT_EQ(key, next);
-	/* failing form: there is none after the last */
+	/* failing forms: there is none after the last; a next key the
+	 * kernel found but cannot copy out
+	 */
 	ASSERT_EQ(-1, sys_map_next_key(fd, &next, &next));
 	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, sys_map_next_key(fd, NULL, nowhere));
+	ASSERT_EQ(EFAULT, errno);
 	trace = tp_end();
+	munmap(nowhere, getpagesize());
 	EXPECT_EVENT(trace, fmt("bpf_map_next_key: %s key=[] next=[03 00 00 00] %s",
 				map_head(&m, fd), map_tail(&m)));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_next_key: "));
@@ -1377,6 +1406,28 @@ TEST(obj_pin_get_prog)
 	close(fd);
 }
 
+/*
+ * Waits up to 10 s for link @id to be freed (its last put frees it from a
+ * work item): 0 once BPF_LINK_GET_FD_BY_ID no longer finds it.
+ */
+static int link_freed(__u32 id)
+{
+	union bpf_attr attr;
+	int i, fd;
+
+	for (i = 0; i < 100; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.link_id = id;
+		fd = sys_bpf(BPF_LINK_GET_FD_BY_ID, &attr);
+		if (fd < 0 && errno == ENOENT)
+			return 0;
+		if (fd >= 0)
+			close(fd);
+		usleep(100000);
+	}
+	return -1;
+}
+
 TEST(obj_pin_get_link)
 {
 	const char *path = BPFFS "/tp_test_link";
@@ -1411,6 +1462,8 @@ TEST(obj_pin_get_link)
 	close(got);
 	close(link);
 	close(prog);
+	/* the events' own references are dropped: the link goes */
+	ASSERT_EQ(0, link_freed(info.id)) TH_LOG("link %u outlives its fds and pin", info.id);
 }
 
 /* rtnetlink: appends an attribute to @nh; rta_end() closes a nest. */
