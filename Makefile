@@ -80,7 +80,7 @@ check-series: tree
 check-gates: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
-		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/compare-elf.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER)) $(keep_going)
 
 check-docs: tree
@@ -107,7 +107,7 @@ kernels: tree
 zero-cost: walk
 	@mkdir -p $(LOGS)
 	@$(call timed,zero-cost,scripts/cached.sh $(CACHE) zero-cost $(LOGS)/zero-cost.out \
-		"$(foreach k,baseline off on,$(BUILD)-$(k)/vmlinux) $(TREE)/.git/rig-stamp scripts/zero-cost-check.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(foreach k,baseline off on,$(BUILD)-$(k)/vmlinux) $(TREE)/.git/rig-stamp scripts/zero-cost-check.sh scripts/zero-cost-reasons scripts/compare-elf.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/zero-cost-check.sh $(TREE) $(BUILD)) $(keep_going)
 
 # Built and installed as CI systems do it: the kernel tree's kselftest
@@ -273,10 +273,16 @@ capture: kernels initramfs
 	@$(call boot,on,capture,-capture)
 	@cat $(LOGS)/on-capture.out
 
-# Guest instructions per syscall under -icount (one guest ns each).
-bench: kernels initramfs
-	@$(icount) $(call boot,off,bench,-bench)
-	@$(icount) $(call boot,on,bench,-bench)
+# Guest instructions per syscall under -icount (one guest ns each), on
+# one vCPU (SMP=1: what -icount counts is the loop's CPU alone). The
+# controls: the off kernel booted twice (the noise floor), and the
+# unpatched kernel the walk keeps (unpatched against off).
+bench: walk initramfs
+	@SMP=1 $(icount) $(call boot,off,bench,-bench)
+	@SMP=1 $(icount) $(call boot,off,bench,-bench2) RIG_BENCH_LABEL=off2
+	@SMP=1 $(icount) qemu/boot.sh $(BUILD)-baseline/bzImage $(INITRD) $(LOGS) unpatched-bench \
+		RIG_MODE=bench BPF_TRACEPOINTS_EXPECT=off RIG_BENCH_LABEL=unpatched
+	@SMP=1 $(icount) $(call boot,on,bench,-bench)
 	@qemu/bench-report.sh $(LOGS) $(BUILD) $(TREE)
 
 # The int3 Oops reproducer (docs/int3-oops.md): RUNS boots of the

@@ -1,20 +1,27 @@
 #!/bin/sh
-# Prints the benchmark's table from the bench boots' output: guest
-# instructions per syscall for (a) the off kernel, (b) the on kernel with
+# Prints the benchmark's table from the bench boots' output (on one
+# vCPU): guest instructions per syscall for (a) the off kernel, (b) the on kernel with
 # events disabled, (c) with the bpf event enabled, (d) with a kprobe event
 # instead, and what users would pick instead: (e) strace, bpftrace on (f)
-# a kprobe and (g) the events; the differences against their targets (met / not met: findings,
-# not failures); the recorded size of one event (8 B and 64 KiB values); the on kernel's extra
-# bytes; and the rig's own times.
+# a kprobe and (g) the events; the controls (the off kernel booted
+# twice, the unpatched kernel against off); the kernel's own kmem events
+# beside ours, per event; the differences against their targets (met /
+# not met: findings, not failures); the recorded size of one event (8 B
+# and 64 KiB values); the on kernel's extra bytes; the rig's own times;
+# and the disassembly that the disabled sites add.
 # Usage: bench-report.sh LOGDIR BUILDPREFIX TREE
 set -eu
 
 logs=${1:?usage: bench-report.sh LOGDIR BUILDPREFIX TREE}
 build=${2:?}
 tree=${3:?}
-cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
+for f in off-bench off-bench2 unpatched-bench on-bench; do
+	[ -f "$logs/$f.out" ] || { echo "bench-report: $logs/$f.out is missing (make bench)" >&2; exit 1; }
+done
+cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$logs/on-bench.out" | awk '
 	$1 == "bench" { ns[$2 " " $3 " " $4] = $5; seen[$3 " " $4] = 1 }
 	$1 == "recsize" && $2 == "event" { rec[$3 " " $4] = $5 }
+	$1 == "events" { evs[$2 " " $3 " " $4] = $5 }
 	$1 == "ops" { ops[$2] = $3 }
 	$1 == "traced" { traced[$2] = $3 }
 	$1 == "bench" && $3 == "failed:" { print; bad = 1 }
@@ -33,6 +40,39 @@ cat "$logs/off-bench.out" "$logs/on-bench.out" | awk '
 			split(r, f, " ")
 			printf "%-7s %6s %8d %8d %8d %8d %8d %8d %8d\n", f[1], f[2], a, b, c, d, b - a, c - b, d - b
 			ba[r] = b - a; cb[r] = c - b; db[r] = d - b
+		}
+		print ""
+		print "Controls: the noise floor, read before any figure above. The off kernel"
+		print "booted twice, and the unpatched kernel (the walk'"'"'s baseline) against off:"
+		print ""
+		printf "%-7s %6s %8s %8s %8s %12s %14s\n", "op", "value", "off", "off again", "unpatched", \
+			"again - off", "unpatched - off"
+		for (i = 1; i <= n; i++) {
+			r = rows[i]
+			a = ns["off " r]; a2 = ns["off2 " r]; u = ns["unpatched " r]
+			if (a2 == "" || u == "") { print "missing control figures for " r; bad = 1; continue }
+			split(r, f, " ")
+			printf "%-7s %6s %8d %8d %8d %12d %14d\n", f[1], f[2], a, a2, u, a2 - a, u - a
+		}
+		print ""
+		print "Our events beside the kernel'"'"'s own on the same loop (on kernel), per event:"
+		print "(c) the two bpf events; (c'"'"') the same with a filter that rejects every"
+		print "record (common_pid == 0); kmem:kmalloc, kmem:kfree alone (events/syscall)"
+		print ""
+		printf "%-7s %6s %8s %9s %9s %9s %7s %7s\n", "op", "value", "(c)-(b)", "(c'"'"')-(b)", \
+			"kmalloc", "kfree", "c/kmal", "c/kfree"
+		for (i = 1; i <= n; i++) {
+			r = rows[i]
+			b = ns["disabled " r]; c = ns["event " r]; cf = ns["event-filtered " r]
+			km = ns["kmalloc " r]; kf = ns["kfree " r]
+			nkm = evs["kmalloc " r]; nkf = evs["kfree " r]
+			if (cf == "" || km == "" || kf == "" || !nkm || !nkf) {
+				print "missing kmem figures for " r; bad = 1; continue
+			}
+			pkm = (km - b) / nkm; pkf = (kf - b) / nkf
+			split(r, f, " ")
+			printf "%-7s %6s %8d %9d %5d (%dx) %5d (%dx) %7.2f %7.2f\n", f[1], f[2], c - b, cf - b, \
+				pkm, nkm, pkf, nkf, (c - b) / pkm, (c - b) / pkf
 		}
 		print ""
 		print "What users would pick instead, on the same loop (on kernel, events disabled):"
@@ -91,3 +131,23 @@ echo
 echo "Rig times on this machine: last build of the on kernel $(cat "$build-on/build-seconds" 2>/dev/null || echo ?) s," \
 	"of the off kernel $(cat "$build-off/build-seconds" 2>/dev/null || echo ?) s;" \
 	"bench boots (icount) $(cat "$logs/off-bench.seconds") s and $(cat "$logs/on-bench.seconds") s"
+
+# What a disabled site adds: the bpf(2) commands' code (inlined into
+# __sys_bpf) in both kernels, addresses and displacements taken out, side
+# by side. Each site of the on kernel is a static branch, a 2- or 5-byte
+# NOP while the event is disabled (xchg %ax,%ax or nopl 0x0(%rax,%rax,1)),
+# with its out-of-line code after it; around them, what the compiler's
+# register allocation moved.
+echo
+fn=__sys_bpf
+for k in off on; do
+	objdump -d --no-show-raw-insn --disassemble="$fn" "$build-$k/vmlinux" |
+		sed -n '/^ *[0-9a-f]*:/{s/^ *[0-9a-f]*:[[:space:]]*//; s/ *#.*//;
+			s/0x[0-9a-f]\{6,\}/ADDR/g; s/[0-9a-f]\{16\}/ADDR/g;
+			s/<\([^>+]*\)+0x[0-9a-f]*>/<\1+.>/g; p}' > "$logs/$fn.$k.s"
+done
+nops() { grep -cE '^(xchg +%ax,%ax|nopl +0x0\(%rax,%rax,1\))$' "$1" || true; }
+echo "$fn: $(wc -l < "$logs/$fn.off.s") instructions off, $(wc -l < "$logs/$fn.on.s") on;" \
+	"NOPs (static branches) $(nops "$logs/$fn.off.s") off, $(nops "$logs/$fn.on.s") on."
+echo "What on adds (>) and changes (<), in order ($logs/$fn.{off,on}.s):"
+diff "$logs/$fn.off.s" "$logs/$fn.on.s" | grep '^[<>]' | sed 's/^/  /' || true

@@ -8,8 +8,9 @@
  *
  * Usage: bpf_tracepoints_bench LABEL
  * Prints "bench LABEL CMD VALUE_SIZE NS_PER_SYSCALL" lines and, while events
- * are being recorded, "recsize LABEL CMD VALUE_SIZE BYTES_PER_EVENT" from the
- * ring buffer's own counters.
+ * are being recorded, "recsize LABEL CMD VALUE_SIZE BYTES_PER_EVENT" and
+ * "events LABEL CMD VALUE_SIZE EVENTS_PER_SYSCALL" from the ring buffer's
+ * own counters (the kernel's kmem events fire more than once a syscall).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -72,8 +73,10 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 			best = t;
 	}
 	printf("bench %s %s %u %lld\n", label, op_name, vsize, best / iters);
-	if (entries > 0)
+	if (entries > 0) {
 		printf("recsize %s %s %u %lld\n", label, op_name, vsize, bytes / entries);
+		printf("events %s %s %u %lld\n", label, op_name, vsize, entries);
+	}
 	close(fd);
 	free(val);
 	return 0;
