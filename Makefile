@@ -334,5 +334,7 @@ export-series:
 	@scripts/export-series.sh $(TREE) $(PATCHES)
 	@scripts/prepare-tree.sh --adopt $(KVER) $(PATCHES) $(TREE)
 
+# (the cache too: a kept result would stand for builds that are gone,
+# such as the gates' objects the off mutants compare with)
 clean:
-	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/kselftest $(OUT)/initramfs-*
+	rm -rf $(OUT)/build $(OUT)/logs $(OUT)/kselftest $(OUT)/initramfs-* $(OUT)/cache

@@ -18,6 +18,7 @@ tree=${3:?}
 for f in off-bench off-bench2 unpatched-bench on-bench; do
 	[ -f "$logs/$f.out" ] || { echo "bench-report: $logs/$f.out is missing (make bench)" >&2; exit 1; }
 done
+rc=0
 cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$logs/on-bench.out" | awk '
 	$1 == "bench" { ns[$2 " " $3 " " $4] = $5; seen[$3 " " $4] = 1 }
 	$1 == "recsize" && $2 == "event" { rec[$3 " " $4] = $5 }
@@ -66,7 +67,7 @@ cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$l
 			b = ns["disabled " r]; c = ns["event " r]; cf = ns["event-filtered " r]
 			km = ns["kmalloc " r]; kf = ns["kfree " r]
 			nkm = evs["kmalloc " r]; nkf = evs["kfree " r]
-			if (cf == "" || km == "" || kf == "" || !nkm || !nkf) {
+			if (cf == "" || km == "" || kf == "" || !nkm || !nkf || km == b || kf == b) {
 				print "missing kmem figures for " r; bad = 1; continue
 			}
 			pkm = (km - b) / nkm; pkf = (kf - b) / nkf
@@ -120,7 +121,7 @@ cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$l
 				rec[o " 8"], rec[o " 65536"], met(rec[o " 65536"] - rec[o " 8"] == 8)
 		}
 		exit bad
-	}'
+	}' || rc=$?
 
 echo
 events=$(grep -c '^\(TRACE_EVENT_BPF\|DEFINE_EVENT_BPF\)(' "$tree/include/trace/events/bpf.h")
@@ -151,3 +152,5 @@ echo "$fn: $(wc -l < "$logs/$fn.off.s") instructions off, $(wc -l < "$logs/$fn.o
 	"NOPs (static branches) $(nops "$logs/$fn.off.s") off, $(nops "$logs/$fn.on.s") on."
 echo "What on adds (>) and changes (<), in order ($logs/$fn.{off,on}.s):"
 diff "$logs/$fn.off.s" "$logs/$fn.on.s" | grep '^[<>]' | sed 's/^/  /' || true
+# a figure missing or a probe that missed: the report says which, above
+exit "$rc"

@@ -80,6 +80,7 @@ for run in "$@"; do
 			if (plan == 0 && $0 ~ /# *[Ss][Kk][Ii][Pp]/) {
 				reason = $0; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", reason)
 				printf "%s: skip %s (%s)\n", name, prog != "" ? prog : "(program)", reason
+				progskip = 1
 			}
 			next
 		}
@@ -109,6 +110,11 @@ for run in "$@"; do
 			# a non-zero exit with no failed test means it died unreported
 			if (code != 0 && code != 4 && !failed)
 				printf "%s: not ok %s exited %s\n", name, $3, code
+			# a skip (4) with no test reported and no "1..0 # SKIP":
+			# the program skipped whole all the same
+			if (code == 4 && !seen && !progskip)
+				printf "%s: skip %s (exit 4, nothing reported)\n", name, $3
+			progskip = 0
 		}
 		END {
 			flush()
@@ -116,11 +122,18 @@ for run in "$@"; do
 		}'
 done | awk -v manifest="$MANIFEST" '
 	BEGIN {
-		while (manifest != "" && (getline l < manifest) > 0)
-			if (l !~ /^#/ && split(l, f, " ") == 3) {
-				want[f[1] " " f[3]] = f[2]
-				covered[f[1]] = 1
+		while (manifest != "" && (getline l < manifest) > 0) {
+			sub(/\r$/, "", l)
+			if (l ~ /^#/ || l == "")
+				continue
+			# a line the reader cannot take fails, never drops out
+			if (split(l, f, " ") != 3 || (f[2] != "ok" && f[2] != "skip")) {
+				bad_manifest[++nbad] = l
+				continue
 			}
+			want[f[1] " " f[3]] = f[2]
+			covered[f[1]] = 1
+		}
 	}
 	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
 	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }
@@ -138,12 +151,28 @@ done | awk -v manifest="$MANIFEST" '
 		} else if ($2 == "skip")
 			$0 = run ": not ok unexpected skip of " $3 " " substr($0, index($0, "("))
 	}
-	{ run = $1; sub(/:$/, "", run); reported[run] = 1 }
+	# a test that failed was reported all the same
+	$2 == "not" && $3 == "ok" { run = $1; sub(/:$/, "", run); seen[run " " $4] = 1 }
+	{
+		run = $1; sub(/:$/, "", run)
+		# a kernel'"'"'s run the manifest knows nothing of would pass
+		# whatever tests it lost
+		if (manifest != "" && !(run in reported) && run ~ /\/(on|off|debug)$/ && !(run in covered)) {
+			print run ": not ok the manifest lists no tests for " run
+			failed[++fail] = run ": not ok the manifest lists no tests for " run
+		}
+		reported[run] = 1
+	}
 	{ print }
 	/: ok / { pass++ }
 	/: skip / { skip++ }
 	/: not ok / { failed[++fail] = $0 }
 	END {
+		for (i = 1; i <= nbad; i++) {
+			line = "manifest: not ok a line it cannot read: " bad_manifest[i]
+			print line
+			failed[++fail] = line
+		}
 		# what a run that reported anything left out (a run with no
 		# results at all has failed already)
 		for (k in want) {

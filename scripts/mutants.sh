@@ -11,7 +11,7 @@
 #   kernel: off       the objects the series touches are built with it on
 #                     Debian's config, option off (as scripts/check-gates.sh
 #                     builds them); killed: one differs from the unpatched
-#                     one in .text, .data, .rodata or their relocations
+#                     one in a section or relocation (compare-objs.sh)
 #   expect: killed    the mutant must be killed
 #   expect: survives  a control: it must pass
 #   expect: measured  reported either way (a race that may or may not hit)
@@ -52,13 +52,13 @@ frags() {
 	esac
 }
 
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	{ echo "mutants: $tree has changes of its own; not touching it" >&2; exit 1; }
+# (set once the tree is known to be clean: it puts back what a mutant changed)
 trap 'git -C "$tree" checkout -q -- .' EXIT
 # bash runs the EXIT trap when INT or TERM ends it this way
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	{ echo "mutants: $tree has changes of its own; not touching it" >&2; exit 1; }
 
 # build_on_kernel NAME KERNEL: the kernel with the mutant in it, booted
 # with every selftest; prints what failed (nothing: it survived)
@@ -72,13 +72,16 @@ build_on_kernel() {
 	fi
 	git -C "$tree" checkout -q -- .
 	echo "mutants: $name: booting it" >&2
+	# as make debug-guest boots it: KASAN and lockdep under TCG are slow
 	[ "$kernel" != debug ] || extra=(panic_on_warn=1)
+	[ "$kernel" != debug ] || export BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
 	ACCEL=tcg "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
 		"$initrd" "$logdir" "$name" RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on "${extra[@]}" \
 		> "$logdir/$name.boot-log" 2>&1 || true
-	# read as the unmutated kernel's run is (MANIFEST, MUTANT_TREE): a
-	# skip the rig expects is no kill, a missing test is one
-	verdict=$("$(dirname "$here")/qemu/results.sh" "${MUTANT_TREE:-$name}/$kernel=$logdir/$name.out" \
+	# read as the on kernel's run is (MANIFEST, MUTANT_TREE; the debug
+	# kernel runs the same tests): a skip the rig expects is no kill, a
+	# missing test is one
+	verdict=$("$(dirname "$here")/qemu/results.sh" "${MUTANT_TREE:-$name}/on=$logdir/$name.out" \
 		"$name/boot=$logdir/$name.boot" || true)
 	echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true
 }
@@ -87,7 +90,7 @@ build_on_kernel() {
 # option off, with the mutant in them, against the unpatched ones; prints
 # what differs (nothing: it survived)
 build_off_objects() {
-	local name=$1 out=$GATES/debian objs o d
+	local name=$1 out=$GATES/debian objs d rc=0
 	if [ ! -f "$GATES/off.config" ] || [ ! -d "$GATES/base.objs" ]; then
 		echo "NO BASELINE: $GATES has no off.config or base.objs (make check-gates)"
 		return
@@ -100,21 +103,46 @@ build_off_objects() {
 		echo "BUILD: $(grep -E ': (fatal )?error: ' "$logdir/$name.build.log" | head -3)"
 		return
 	fi
-	for o in $objs; do
-		d=$(RELOCS=1 "$here/compare-elf.sh" "$GATES/base.objs/$o" "$out/$o" \
-			'\.text(\..*)?|\.data(\..*)?|\.rodata(\..*)?' 2>&1) || echo "$d" | sed "s|^|zero-cost: $o: |"
-	done
+	# shellcheck disable=SC2086
+	d=$("$here/compare-objs.sh" "$GATES/base.objs" "$out" "$GATES/off.config" $objs 2>&1) || rc=$?
+	if [ "${rc:-0}" -ge 2 ]; then
+		echo "BUILD: the comparison failed: $(echo "$d" | tail -1)"
+		return
+	fi
+	echo "$d" | grep -v ': __bug_table: line numbers only' | sed 's/^/zero-cost: /' || true
 }
 
-mutants=()
+# Every header is checked before anything is built: a mutant whose header
+# the script cannot read would otherwise drop out of the run unseen.
+shopt -s nullglob
+mutants=() bad=()
 for diff in "$mutantdir"/*.diff; do
-	[ -z "${MUTANT_GATE:-}" ] || grep -qx 'gate: make test' "$diff" || continue
+	kernel=$(sed -n 's/^kernel: //p' "$diff")
+	expect=$(sed -n 's/^expect: //p' "$diff")
+	case "$kernel:$expect" in
+	on:killed|on:survives|on:measured|debug:killed|debug:survives|debug:measured|off:killed|off:survives) ;;
+	*) bad+=("$(basename "$diff"): kernel '$kernel', expect '$expect'"); continue ;;
+	esac
+	if [ "$expect" = killed ] && ! grep -q '^killed-by: .' "$diff"; then
+		bad+=("$(basename "$diff"): killed, but by what (no killed-by:)")
+		continue
+	fi
+	if grep '^gate:' "$diff" | grep -vqx 'gate: make test'; then
+		bad+=("$(basename "$diff"): $(grep '^gate:' "$diff")")
+		continue
+	fi
+	[ "${MUTANT_GATE:-0}" != 1 ] || grep -qx 'gate: make test' "$diff" || continue
 	case " $MUTANT_KERNELS " in
-	*" $(sed -n 's/^kernel: //p' "$diff") "*) mutants+=("$diff") ;;
+	*" $kernel "*) mutants+=("$diff") ;;
 	esac
 done
 echo "KTAP version 1"
-echo "1..${#mutants[@]}"
+echo "1..$(( ${#mutants[@]} + ${#bad[@]} + (${#mutants[@]} + ${#bad[@]} == 0) ))"
+[ $(( ${#mutants[@]} + ${#bad[@]} )) -gt 0 ] ||
+	result FAIL "mutants: none in $mutantdir for kernels '$MUTANT_KERNELS'${MUTANT_GATE:+ (gate)}"
+for b in "${bad[@]}"; do
+	result FAIL "mutant $b: a header the rig cannot read"
+done
 for diff in "${mutants[@]}"; do
 	name=$(basename "$diff" .diff)
 	kernel=$(sed -n 's/^kernel: //p' "$diff")
@@ -138,8 +166,11 @@ for diff in "${mutants[@]}"; do
 	fi
 	if [ -n "$killed_by" ]; then got=killed; else got=survives; fi
 	shown=$(echo "$killed_by" | head -8)
-	# the kill: the failure the header names, else the first
-	kill=$(echo "$killed_by" | grep -F -- "${by:-$(echo "$killed_by" | head -1)}" | head -1 |
+	# the kill: the failure the header names, else the first; never a
+	# test that did not report (a hung or crashed guest reports none of
+	# its tests, the one named among them)
+	real=$(echo "$killed_by" | grep -v ' is missing: the manifest lists it\| planned, [0-9]* reported\| exited [0-9]*$' || true)
+	kill=$(echo "$real" | grep -F -- "${by:-$(echo "${real:-$killed_by}" | head -1)}" | head -1 |
 		sed 's/^[^ ]*: not ok //' | cut -c1-120 || true)
 	if [ -n "$by" ] && [ "$got" = killed ] && [ -z "$kill" ]; then
 		result FAIL "mutant $name ($kernel): killed, but not by '$by'" "$shown"

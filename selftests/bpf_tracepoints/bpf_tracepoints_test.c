@@ -381,7 +381,6 @@ static char *prog_line(const struct prog_desc *p)
 	return fmt("prog=%s type=%s id=%u name=%s", p->tag, p->type, p->id, p->name);
 }
 
-/* A map of @type with one element @key -> @val, described in @m. */
 /*
  * A page the kernel cannot write: a command's copy of its result out to
  * it fails with EFAULT after the command itself has worked, and must
@@ -394,6 +393,7 @@ static void *unwritable_page(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* A map of @type with one element @key -> @val, described in @m. */
 static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
 			 const void *val, struct map_desc *m)
 {
