@@ -40,6 +40,8 @@ shift 5
 basefrags=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 : "${MUTANT_KERNELS:=on debug off}" "${GATES:=$prefix-gates}"
+# absolute: make -C TREE O=DIR takes DIR from the tree
+[ ! -d "$GATES" ] || GATES=$(cd "$GATES" && pwd)
 . "$here/ktap.sh"
 mkdir -p "$logdir"
 
