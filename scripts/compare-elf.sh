@@ -104,7 +104,7 @@ while read -r sec; do
 		objcopy -O binary --only-section="$sec" "$b" "$tmp/b.bin"
 		sa=$(stat -c %s "$tmp/a.bin") sb=$(stat -c %s "$tmp/b.bin")
 		if [ "$sa" != "$sb" ]; then
-			echo "$sec: $sa bytes in $a, $sb in $b"
+			echo "$sec: $sa bytes against $sb (a size that differs)"
 			differ=1
 		elif ! cmp -s "$tmp/a.bin" "$tmp/b.bin"; then
 			cmp -l "$tmp/a.bin" "$tmp/b.bin" | awk '{ print $1 - 1 }' > "$tmp/off" || true
