@@ -75,12 +75,12 @@ build_on_kernel() {
 	fi
 	git -C "$tree" checkout -q -- .
 	echo "mutants: $name: booting it" >&2
-	# An Oops ends the guest at once (panic_on_oops; panic=-1 reboots and
+	# An Oops ends the guest at once (oops=panic; panic=-1 reboots and
 	# QEMU exits): a mutant that frees an object early may oops a test's
 	# process, and the guest would otherwise sit out its whole timeout.
 	# The suite takes under a minute; 300 s bounds a hang with room for
 	# a loaded host. The debug kernel as make debug-guest boots it.
-	extra=(panic_on_oops=1)
+	extra=(oops=panic)
 	if [ "$kernel" = debug ]; then
 		extra+=(panic_on_warn=1)
 		export BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
