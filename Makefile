@@ -80,7 +80,7 @@ check-series: tree
 check-gates: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
-		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/compare-elf.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/compare-elf.sh scripts/compare-objs.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER)) $(keep_going)
 
 check-docs: tree

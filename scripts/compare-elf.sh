@@ -16,7 +16,7 @@
 # it is then reported as "__bug_table: line numbers only (N bytes)" and
 # does not count as a difference.
 # Usage: compare-elf.sh A B [SECTIONS]
-set -euo pipefail
+set -Eeuo pipefail
 
 a=${1:?usage: compare-elf.sh A B [SECTIONS]}
 b=${2:?}

@@ -19,9 +19,9 @@
 #                     (the results, the boot's splat line, or the byte
 #                     comparison's): the check meant to catch it did
 #                     (several lines: any one of them)
-#   gate: make test   make test runs it (MUTANT_GATE=1): one or two of
-#                     each class, within the run's budget; make mutants
-#                     runs them all
+#   gate: make test   make test runs it (MUTANT_GATE=1): a set within the
+#                     run's budget (docs/rig.md, "Mutants"); make
+#                     mutants runs them all
 # MUTANT_KERNELS (default "on debug off") picks which kinds run; make test
 # runs "on off" (a debug mutant costs a debug kernel's link and guest).
 # The on and debug mutants build in BUILDPREFIX-mutant-KERNEL, begun as a
@@ -66,7 +66,7 @@ trap 'exit 143' TERM
 # build_on_kernel NAME KERNEL: the kernel with the mutant in it, booted
 # with every selftest; prints what failed (nothing: it survived)
 build_on_kernel() {
-	local name=$1 kernel=$2 build=$prefix-mutant-$2 log extra=() verdict
+	local name=$1 kernel=$2 build=$prefix-mutant-$2 log extra=() verdict rc
 	"$here/seed-build.sh" "$prefix-$kernel" "$build"
 	# shellcheck disable=SC2046
 	if ! log=$("$here/build-kernel.sh" "$tree" "$build" $(frags "$kernel") 2>&1); then
@@ -75,6 +75,7 @@ build_on_kernel() {
 	fi
 	git -C "$tree" checkout -q -- .
 	echo "mutants: $name: booting it" >&2
+	rm -f "$logdir/$name.out" "$logdir/$name.boot"
 	# An Oops ends the guest at once (oops=panic; panic=-1 reboots and
 	# QEMU exits): a mutant that frees an object early may oops a test's
 	# process, and the guest would otherwise sit out its whole timeout.
@@ -93,8 +94,14 @@ build_on_kernel() {
 	# read as the on kernel's run is (MANIFEST, MUTANT_TREE; the debug
 	# kernel runs the same tests): a skip the rig expects is no kill, a
 	# missing test is one
+	rc=0
 	verdict=$("$(dirname "$here")/qemu/results.sh" "${MUTANT_TREE:-$name}/on=$logdir/$name.out" \
-		"$name/boot=$logdir/$name.boot" || true)
+		"$name/boot=$logdir/$name.boot") || rc=$?
+	# 1 is "something failed"; anything else, or no verdict, read nothing
+	if [ "$rc" -gt 1 ] || ! echo "$verdict" | grep -q '^[0-9]* passed, [0-9]* failed'; then
+		echo "BUILD: the results could not be read ($rc): $(echo "$verdict" | tail -1)"
+		return
+	fi
 	echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true
 }
 
@@ -108,8 +115,11 @@ build_off_objects() {
 		return
 	fi
 	objs=$(cd "$GATES/base.objs" && find . -name '*.o' | sed 's|^\./||' | sort)
-	cp "$GATES/off.config" "$out/.config"
-	make -s -C "$tree" O="$out" olddefconfig > "$logdir/$name.build.log" 2>&1
+	if ! cp "$GATES/off.config" "$out/.config" ||
+	   ! make -s -C "$tree" O="$out" olddefconfig > "$logdir/$name.build.log" 2>&1; then
+		echo "BUILD: Debian's off config: $(tail -1 "$logdir/$name.build.log" 2>/dev/null)"
+		return
+	fi
 	# shellcheck disable=SC2086
 	if ! nice make -C "$tree" O="$out" -j"$(nproc)" W=1 $objs >> "$logdir/$name.build.log" 2>&1; then
 		echo "BUILD: $(grep -E ': (fatal )?error: ' "$logdir/$name.build.log" | head -3)"
@@ -121,7 +131,7 @@ build_off_objects() {
 		echo "BUILD: the comparison failed: $(echo "$d" | tail -1)"
 		return
 	fi
-	echo "$d" | grep -v ': __bug_table: line numbers only' | sed 's/^/zero-cost: /' || true
+	[ -z "$d" ] || echo "$d" | grep -v ': __bug_table: line numbers only' | sed 's/^/zero-cost: /' || true
 }
 
 # Every header is checked before anything is built: a mutant whose header
@@ -182,7 +192,7 @@ for diff in "${mutants[@]}"; do
 	# the kill: the failure the header names, else the first; never a
 	# test that did not report (a hung or crashed guest reports none of
 	# its tests, the one named among them)
-	real=$(echo "$killed_by" | grep -v ' is missing: the manifest lists it\| planned, [0-9]* reported\| exited [0-9]*$' || true)
+	real=$(echo "$killed_by" | grep -v ' is missing: the manifest lists it\| planned, [0-9]* reported\| exited [0-9]*$\| skipped, the manifest says \| is not in the manifest ' || true)
 	kill=$(echo "$real" | grep -F -e "${by:-$(echo "${real:-$killed_by}" | head -1)}" | head -1 |
 		sed 's/^[^ ]*: not ok //' | cut -c1-120 || true)
 	if [ -n "$by" ] && [ "$got" = killed ] && [ -z "$kill" ]; then
