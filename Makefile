@@ -314,12 +314,19 @@ mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
 	@$(MAKE) -s test-mutants
 	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out
 
+# A clean result is kept by its inputs, as the canary's is (the series,
+# the fragments, the rig, the tests): an unchanged rerun boots none.
+empty	:=
+space	:= $(empty) $(empty)
 test-mutants:
 	@mkdir -p $(LOGS)
-	@$(call timed,mutants,env MUTANT_KERNELS="$(MUTANT_KERNELS)" MUTANT_GATE=$(MUTANT_GATE) GATES=$(BUILD)-gates \
+	@$(call timed,mutants,scripts/cached.sh $(CACHE) \
+		mutants-$(subst $(space),_,$(MUTANT_KERNELS))$(if $(filter 1,$(MUTANT_GATE)),-gate) $(LOGS)/mutants.out \
+		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
+		env MUTANT_KERNELS="$(MUTANT_KERNELS)" MUTANT_GATE=$(MUTANT_GATE) GATES=$(BUILD)-gates \
 		MANIFEST=qemu/manifest MUTANT_TREE=$(KVER) \
 		scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
-		$(BASECFG)) > $(LOGS)/mutants.out || true
+		$(BASECFG)) || true
 
 # Each writes the tree's commits (base..HEAD) back into $(PATCHES).
 regen-kconfig-patch:
