@@ -10,7 +10,8 @@
 # by default every allocated section but the ones that hold no bytes
 # (.bss and its kind). RELOCS=1 compares each one's relocations too
 # (objects: offset, type, symbol and addend, as readelf prints them).
-# BUG_ENTRY=SIZE (12: struct bug_entry with DEBUG_BUGVERBOSE): __bug_table
+# BUG_CONFIG=.config: where it says DEBUG_BUGVERBOSE=y (struct bug_entry
+# then 12 bytes: two displacements, the line), __bug_table
 # may differ in its entries' line fields alone (a WARN_ON() keeps its code
 # and place, but a patch that adds lines above it changes its __LINE__);
 # it is then reported as "__bug_table: line numbers only (N bytes)" and
@@ -109,7 +110,8 @@ while read -r sec; do
 		elif ! cmp -s "$tmp/a.bin" "$tmp/b.bin"; then
 			cmp -l "$tmp/a.bin" "$tmp/b.bin" | awk '{ print $1 - 1 }' > "$tmp/off" || true
 			# the line field: after two 4-byte displacements
-			if [ "$sec" = __bug_table ] && [ "${BUG_ENTRY:-}" = 12 ] &&
+			if [ "$sec" = __bug_table ] && [ -n "${BUG_CONFIG:-}" ] &&
+			   grep -q '^CONFIG_DEBUG_BUGVERBOSE=y' "$BUG_CONFIG" &&
 			   awk '{ o = $1 % 12 } o != 8 && o != 9 { exit 1 }' "$tmp/off"; then
 				echo "$sec: line numbers only ($(wc -l < "$tmp/off") bytes of the entries' line fields)"
 			else

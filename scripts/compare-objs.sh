@@ -11,12 +11,10 @@ a=${1:?usage: compare-objs.sh DIR-A DIR-B CONFIG OBJ...}
 b=${2:?} config=${3:?}
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
-bug_entry=8
-! grep -q '^CONFIG_DEBUG_BUGVERBOSE=y' "$config" || bug_entry=12
 status=0
 for o in "$@"; do
 	rc=0
-	d=$(RELOCS=1 BUG_ENTRY=$bug_entry "$here/compare-elf.sh" "$a/$o" "$b/$o" 2>&1) || rc=$?
+	d=$(RELOCS=1 BUG_CONFIG=$config "$here/compare-elf.sh" "$a/$o" "$b/$o" 2>&1) || rc=$?
 	[ -z "$d" ] || echo "$d" | sed "s|^|$o: |"
 	[ "$rc" -le "$status" ] || status=$rc
 done
