@@ -38,6 +38,14 @@ static const char * const bpf_events[] = {
 	"bpf_map_delete_batch", "bpf_map_freeze", "bpf_obj_pin_prog",
 	"bpf_obj_get_prog", "bpf_obj_pin_map", "bpf_obj_get_map",
 	"bpf_obj_pin_link", "bpf_obj_get_link",
+	/* the lifecycles of BTF, maps and links, attachments, test runs */
+	"bpf_map_free", "bpf_btf_load", "bpf_btf_free", "bpf_link_create",
+	"bpf_link_update", "bpf_link_detach", "bpf_link_free",
+	"bpf_prog_attach", "bpf_prog_detach", "bpf_prog_test_run",
+	"bpf_iter_create",
+	/* failures */
+	"bpf_cmd_refused", "bpf_map_create_fail", "bpf_prog_load_fail",
+	"bpf_cmd_fail",
 };
 
 #define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)
