@@ -5,6 +5,7 @@
  * the test to hold the events against:
  *
  *   pid PID			the loader's
+ *   btf id ID fd FD		the object's BTF, as libbpf loaded it
  *   map NAME id ID fd FD	one per map: libbpf's name, the kernel's id, the fd
  *   prog NAME id ID tag TAG fd FD	one per program
  *
@@ -12,10 +13,20 @@
  * creates N maps and prints what the program saw (its .bss, and the fd it
  * read from the last record, looked up by the map's id) beside the truth:
  *
+ *   link id ID fd FD		the link libbpf made for the attach
  *   counted C of N last_id ID want ID ufd FD want FD
  *
  * Exit 0 on success, 1 on a failure, 2 when the tracepoint does not exist
  * (a kernel without CONFIG_BPF_LOW_LEVEL_TRACEPOINTS), saying so.
+ *
+ * With --fail it makes three mistakes a loader makes instead, each
+ * through libbpf's own calls, and prints what libbpf tells its user:
+ *
+ *   fail map_create ERRNO		max_entries 0 (libbpf #770)
+ *   fail prog_load ERRNO LOG-LINE	the verifier refuses: r2 is never set
+ *   fail raw_tracepoint_open ERRNO	a tracepoint that does not exist
+ *
+ * Exit 0 when all three failed as they must.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +35,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #define EVENT_FORMAT	"/sys/kernel/tracing/events/bpf/bpf_map_create/format"
@@ -50,6 +62,15 @@ static int print_objects(struct bpf_object *obj)
 	struct bpf_map *map;
 
 	printf("pid %d\n", getpid());
+	if (bpf_object__btf(obj)) {
+		int fd = btf__fd(bpf_object__btf(obj));
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		printf("btf id %u fd %d\n", info.id, fd);
+	}
 	bpf_object__for_each_map(map, obj)
 		printf("map %s id %u fd %d\n", bpf_map__name(map), id_of(bpf_map__fd(map)),
 		       bpf_map__fd(map));
@@ -99,6 +120,15 @@ static int count_map_creates(struct bpf_object *obj, int n)
 		}
 		fprintf(stderr, "libbpf: attach: %s\n", strerror(err));
 		return 1;
+	} else {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len)) {
+			perror("link info");
+			return 1;
+		}
+		printf("link id %u fd %d\n", info.id, bpf_link__fd(link));
 	}
 	for (i = 0; i < n; i++) {
 		if (want_fd >= 0)
@@ -123,16 +153,65 @@ static int count_map_creates(struct bpf_object *obj, int n)
 	return 0;
 }
 
+/* The first line of the verifier's log that says why */
+static const char *log_reason(char *log)
+{
+	char *line, *save;
+
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strstr(line, "processed ") && !strchr("0123456789", line[0]))
+			return line;
+	return "(no log)";
+}
+
+static int fail_three_ways(void)
+{
+	/* r0 = r2; exit: r2 is never set */
+	const struct bpf_insn bad[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_2 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	const struct bpf_insn good[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static char log[4096];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
+		    .log_level = 1);
+	int fd, wrong = 0;
+
+	printf("pid %d\n", getpid());
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tp_fail_map", 4, 8, 0, NULL);
+	printf("fail map_create %s\n", fd < 0 ? strerror(errno) : "(it worked)");
+	wrong += fd >= 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tp_fail_prog", "GPL", bad, 2, &opts);
+	printf("fail prog_load %s %s\n", fd < 0 ? strerror(errno) : "(it worked)",
+	       log_reason(log));
+	wrong += fd >= 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "tp_fail_raw_tp", "GPL", good, 2, NULL);
+	if (fd < 0) {
+		perror("bpf_prog_load raw_tp");
+		return 1;
+	}
+	printf("prog tp_fail_raw_tp fd %d\n", fd);
+	wrong += bpf_raw_tracepoint_open("no_such_tracepoint", fd) >= 0;
+	printf("fail raw_tracepoint_open %s\n", strerror(errno));
+	close(fd);
+	return wrong ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	int err;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && !strcmp(argv[1], "--fail"))
+		return fail_three_ways();
 	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--count"))) {
-		fprintf(stderr, "usage: %s OBJECT [--count N]\n", argv[0]);
+		fprintf(stderr, "usage: %s OBJECT [--count N] | --fail\n", argv[0]);
 		return 1;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj) {
 		fprintf(stderr, "libbpf: open %s: %s\n", argv[1], strerror(errno));

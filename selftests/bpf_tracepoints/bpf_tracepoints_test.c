@@ -2830,6 +2830,164 @@ TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
 	TH_LOG("the loader printed: %.*s", (int)strcspn(out, "\n"), out);
 }
 
+/*
+ * The trace holds every line of @want (NULL-ended), waiting up to 10 s
+ * for those an RCU callback or a workqueue writes after the loader exits
+ * (the last puts of programs, of BTF with the maps that held it).
+ */
+static bool trace_gets(const char *const *want)
+{
+	int tries, i;
+
+	for (tries = 0; tries < 100; tries++) {
+		const char *trace = read_file(TRACEFS "/trace");
+
+		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
+			;
+		if (trace && !want[i])
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/* Where @line is in @trace, or -1 */
+static long line_at(const char *trace, const char *line)
+{
+	const char *at = strstr(trace, line);
+
+	return at ? at - trace : -1;
+}
+
+#define STORY_EVENTS "bpf_btf_load,bpf_btf_free,bpf_map_create,bpf_map_free,bpf_prog_load," \
+		     "bpf_prog_put_rcu,bpf_link_create,bpf_link_free"
+
+/*
+ * A loader's whole story (make run shows it): libbpf loads the object's
+ * BTF, makes its maps with it, loads the program, attaches it with a
+ * perf event link to bpf:bpf_map_create, detaches and exits. Every object
+ * libbpf reports has its create and its free, in that order, with the
+ * ids libbpf got; the link names its program and its tracepoint.
+ */
+TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
+{
+	long long btf_id = -1, link_id = -1, prog_id = -1, id;
+	char tag[64] = "", name[64], *trace, *out;
+	int btf_fd = -1, link_fd = -1, fd, maps = 0;
+	const char *want[16], *p;
+	long created;
+
+	if (!client_ready(_metadata, NULL, NULL))
+		return;
+	TP_BEGIN(STORY_EVENTS);
+	ASSERT_EQ(gate_on ? 0 : 2, run_client(fmt("%s %s --count 1", beside_self(CLIENT_LOADER),
+						    beside_self(CLIENT_OBJ))))
+		TH_LOG("%s", client_out());
+	out = strdup(client_out());
+	for (p = out; *p; p += strcspn(p, "\n"), p += !!*p) {
+		sscanf(p, "btf id %lld fd %d", &btf_id, &btf_fd);
+		sscanf(p, "link id %lld fd %d", &link_id, &link_fd);
+		if (sscanf(p, "prog %63s id %lld tag %63s fd %d", name, &prog_id, tag, &fd) == 4)
+			ASSERT_STREQ("count_creates", name);
+		if (sscanf(p, "map %63s id %lld fd %d", name, &id, &fd) == 3 && maps < 3) {
+			/* each map: made, then freed when the loader closes it */
+			/* (the kernel's name of .bss is libbpf's prefix.bss) */
+			want[2 * maps] = strdup(fmt(" id=%lld name=", id));
+			want[2 * maps + 1] = strdup(fmt("bpf_map_free: map type=%s id=%lld name=",
+							strcmp(name, "tp_clients_ids") ? "ARRAY" : "HASH",
+							id));
+			maps++;
+		}
+	}
+	ASSERT_LT(0, btf_id) TH_LOG("the loader printed no BTF: %s", out);
+	ASSERT_EQ(3, maps) TH_LOG("%s", out);
+	if (!gate_on) {
+		/* the off kernel: the loader ran, the events are not there */
+		ASSERT_EQ(-1, link_id);
+		return;
+	}
+	ASSERT_LT(0, link_id) TH_LOG("%s", out);
+	want[6] = strdup(fmt("bpf_btf_load: btf id=%lld size=", btf_id));
+	want[7] = strdup(fmt("bpf_btf_free: btf id=%lld size=", btf_id));
+	want[8] = strdup(fmt("bpf_prog_load: prog=%s type=TRACEPOINT ufd=", tag));
+	want[9] = strdup(fmt("bpf_link_create: link type=PERF_EVENT ufd=%d id=%lld prog=%s prog_type=TRACEPOINT prog_id=%lld prog_name=count_creates expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target=bpf_map_create target_id=0\n",
+			     link_fd, link_id, tag, prog_id));
+	want[10] = strdup(fmt("bpf_link_free: link type=PERF_EVENT id=%lld prog_id=%lld\n",
+			      link_id, prog_id));
+	want[11] = strdup(fmt("bpf_prog_put_rcu: prog=%s type=TRACEPOINT id=%lld name=count_creates\n",
+			      tag, prog_id));
+	want[12] = NULL;
+	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", read_file(TRACEFS "/trace"));
+	trace = tp_end();
+	ASSERT_NE(NULL, trace);
+	/* in order: the BTF first, the maps made with it, the program, its link */
+	created = line_at(trace, want[6]);
+	EXPECT_LE(0, created);
+	for (fd = 0; fd < 3; fd++) {
+		EXPECT_LT(created, line_at(trace, want[2 * fd])) TH_LOG("%s", want[2 * fd]);
+		EXPECT_LT(line_at(trace, want[2 * fd]), line_at(trace, want[2 * fd + 1]))
+			TH_LOG("%s after %s", want[2 * fd + 1], want[2 * fd]);
+		EXPECT_LT(line_at(trace, want[2 * fd + 1]), line_at(trace, want[7]))
+			TH_LOG("the BTF outlives the maps made with it");
+	}
+	EXPECT_LT(line_at(trace, want[8]), line_at(trace, want[9]));
+	EXPECT_LT(line_at(trace, want[9]), line_at(trace, want[10]));
+	EXPECT_LT(line_at(trace, want[10]), line_at(trace, want[11]));
+	EXPECT_EQ(1, count_of(trace, want[9])) TH_LOG("%s", trace);
+	EXPECT_EQ(1, count_of(trace, " bpf_link_create: ")) TH_LOG("%s", trace);
+	free(out);
+}
+
+/*
+ * A loader's three mistakes (make run shows them): a map create the
+ * kernel refuses, a program the verifier refuses, an attach to a
+ * tracepoint that does not exist. Each leaves its one failure record
+ * saying which command failed and why; the loader reports what libbpf
+ * told it.
+ */
+TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
+{
+	long long raw_fd = -1;
+	char *trace, *out;
+	const char *at;
+	pid_t pid = -1;
+
+	if (!client_ready(_metadata, NULL, NULL))
+		return;
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(0, run_client(fmt("%s --fail", beside_self(CLIENT_LOADER))))
+		TH_LOG("%s", client_out());
+	trace = trace_copy(_metadata);
+	out = strdup(client_out());
+	ASSERT_EQ(1, sscanf(out, "pid %d", &pid)) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "fail map_create Invalid argument\n")) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "fail prog_load Permission denied R2 !read_ok\n"))
+		TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "fail raw_tracepoint_open No such file or directory\n"))
+		TH_LOG("%s", out);
+	at = strstr(out, "prog tp_fail_raw_tp fd ");
+	ASSERT_NE(NULL, at);
+	ASSERT_EQ(1, sscanf(at, "prog tp_fail_raw_tp fd %lld", &raw_fd));
+	if (!gate_on)
+		return;
+	EXPECT_EQ(1, count_of(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=the map type's checks of sizes, max_entries and flags\n"))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(1, count_of(trace, "bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=tp_fail_map err=EINVAL\n"));
+	EXPECT_EQ(1, count_of(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)\n"));
+	EXPECT_EQ(1, count_of(trace, "bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=tp_fail_prog err=EACCES\n"));
+	/* the program the attach named is gone: its id from the record's own line */
+	at = strstr(trace, fmt("bpf_cmd_fail: cmd=RAW_TRACEPOINT_OPEN err=ENOENT ufd=%lld obj=prog id=",
+			       raw_fd));
+	EXPECT_NE(NULL, at) TH_LOG("%s", trace);
+	if (at)
+		EXPECT_NE(NULL, strstr(at, " name=tp_fail_raw_tp\n"));
+	EXPECT_EQ(pid, at ? task_pid(trace, at) : -1);
+	/* the three, and nothing else failed */
+	EXPECT_EQ(3, count_of(trace, "_fail: ")) TH_LOG("%s", trace);
+	free(out);
+	free(trace);
+}
+
 /* The workload of bpftrace_on_update: @n updates of one array map. */
 static int map_updates(int n)
 {
