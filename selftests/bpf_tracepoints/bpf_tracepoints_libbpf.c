@@ -95,6 +95,8 @@ static int count_map_creates(struct bpf_object *obj, int n)
 	struct bpf_map *bss = bpf_object__find_map_by_name(obj, ".bss");
 	struct bpf_map *ids = bpf_object__find_map_by_name(obj, "tp_clients_ids");
 	struct counts counts = { .tgid = getpid() };
+	struct bpf_link_info link_info = {};
+	__u32 len = sizeof(link_info);
 	__u32 want = 0, zero = 0, ufd = 0;
 	struct bpf_link *link;
 	int i, want_fd = -1;
@@ -120,16 +122,12 @@ static int count_map_creates(struct bpf_object *obj, int n)
 		}
 		fprintf(stderr, "libbpf: attach: %s\n", strerror(err));
 		return 1;
-	} else {
-		struct bpf_link_info info = {};
-		__u32 len = sizeof(info);
-
-		if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len)) {
-			perror("link info");
-			return 1;
-		}
-		printf("link id %u fd %d\n", info.id, bpf_link__fd(link));
 	}
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &link_info, &len)) {
+		perror("link info");
+		return 1;
+	}
+	printf("link id %u fd %d\n", link_info.id, bpf_link__fd(link));
 	for (i = 0; i < n; i++) {
 		if (want_fd >= 0)
 			close(want_fd);
@@ -176,8 +174,9 @@ static int fail_three_ways(void)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	static char log[4096];
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
-		    .log_level = 1);
+	struct bpf_prog_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log), .log_level = 1,
+	};
 	int fd, wrong = 0;
 
 	printf("pid %d\n", getpid());
