@@ -60,9 +60,17 @@ fi
 grep -q '^   low_level_tracepoints$' "$tree/Documentation/bpf/index.rst" && ok=OK || ok=FAIL
 result $ok "the documentation is in Documentation/bpf/index.rst's toctree"
 # the events the selftests walk (gate checks, the stress toggler): the
-# header's, no more and no fewer
-listed=$(sed -n '/^static const char \* const bpf_events\[\] = {$/,/^};$/p' "$tests" |
-	grep -o '"bpf_[a-z_]*"' | tr -d '"' | sort)
+# header's, no more and no fewer; with those of bpf_events_since[] whose
+# command this tree has (its release at least the one named)
+release=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
+since=$(sed -n '/^} bpf_events_since\[\] = {$/,/^};$/p' "$tests" |
+	sed -n 's/.*{ "\(bpf_[a-z_]*\)", "\([0-9.]*\)" }.*/\1 \2/p' |
+	while read -r event version; do
+		[ "$(printf '%s\n%s\n' "$version" "$release" | sort -V | head -1)" != "$version" ] ||
+			echo "$event"
+	done)
+listed=$( { sed -n '/^static const char \* const bpf_events\[\] = {$/,/^};$/p' "$tests" |
+	grep -o '"bpf_[a-z_]*"' | tr -d '"'; echo "$since"; } | grep . | sort)
 if [ -n "$listed" ] && [ "$listed" = "$defined" ]; then
 	result OK "the selftests' bpf_events[] lists the header's $(echo "$listed" | wc -l) events"
 else

@@ -50,6 +50,17 @@ static const char * const bpf_events[] = {
 
 #define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)
 
+/*
+ * Events of commands an older kernel does not have, with the release
+ * that brought the command: the header has the event where the tree
+ * has the command.
+ */
+static const struct {
+	const char *event, *release;
+} bpf_events_since[] = {
+	{ "bpf_token_create", "6.9" },
+};
+
 enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 
 static inline int sys_bpf(int cmd, union bpf_attr *attr)

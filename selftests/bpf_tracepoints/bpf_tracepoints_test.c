@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -414,12 +415,25 @@ static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
 static bool gate_events_match(const char *events)
 {
 	char path[PATH_MAX];
+	struct utsname u;
 	size_t i;
 
 	for (i = 0; i < NR_BPF_EVENTS; i++) {
 		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s/format", bpf_events[i]);
 		if (path_exists(path) != gate_on ||
 		    !!strstr(events, fmt("bpf:%s\n", bpf_events[i])) != gate_on)
+			return false;
+	}
+	/* an event of a newer command: there with the gate, on a kernel that has it */
+	if (uname(&u))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(bpf_events_since); i++) {
+		bool want = gate_on && strverscmp(u.release, bpf_events_since[i].release) >= 0;
+
+		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s/format",
+			 bpf_events_since[i].event);
+		if (path_exists(path) != want ||
+		    !!strstr(events, fmt("bpf:%s\n", bpf_events_since[i].event)) != want)
 			return false;
 	}
 	return true;
@@ -1631,6 +1645,8 @@ TEST(prog_attach_detach)
 	char *trace;
 	int prog;
 
+	/* a netns of its own: a test that stops half way leaves nothing attached */
+	ASSERT_EQ(0, unshare(CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
 	prog = sys_prog_load_ret(BPF_PROG_TYPE_FLOW_DISSECTOR, 0 /* BPF_OK */, 2);
 	ASSERT_LE(0, prog) TH_LOG("flow dissector: %s", strerror(errno));
 	ASSERT_EQ(0, prog_desc(prog, &p));
@@ -1688,11 +1704,30 @@ TEST(prog_test_run)
  */
 #define FAIL_EVENTS "bpf_cmd_refused,bpf_map_create_fail,bpf_prog_load_fail,bpf_cmd_fail"
 
+/* The lines of @event in @trace that task @pid emitted */
+static int count_of_pid(const char *trace, const char *event, pid_t pid)
+{
+	const char *at = trace;
+	int count = 0;
+
+	while (at && (at = strstr(at, event))) {
+		count += task_pid(trace, at) == pid;
+		at += strlen(event);
+	}
+	return count;
+}
+
+/* The failure records of task @pid: one event per failed command */
+static int fail_records_of(const char *trace, pid_t pid)
+{
+	return count_of_pid(trace, " bpf_map_create_fail: ", pid) +
+	       count_of_pid(trace, " bpf_prog_load_fail: ", pid) +
+	       count_of_pid(trace, " bpf_cmd_fail: ", pid);
+}
+
 static int fail_records(const char *trace)
 {
-	return count_of(trace, " bpf_map_create_fail: ") +
-	       count_of(trace, " bpf_prog_load_fail: ") +
-	       count_of(trace, " bpf_cmd_fail: ");
+	return fail_records_of(trace, getpid());
 }
 
 TEST(map_create_fail)
@@ -1708,7 +1743,7 @@ TEST(map_create_fail)
 	ASSERT_EQ(-1, sys_map_create_named("bad-name", BPF_MAP_TYPE_HASH, 4, 8, 1, 0));
 	ASSERT_EQ(EINVAL, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=the map type's checks of sizes, max_entries and flags");
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes");
 	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=%s err=EINVAL",
 				MAP_NAME));
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=unknown map_type");
@@ -1798,23 +1833,37 @@ TEST(cmd_fail_before_the_copy)
 
 /*
  * Random bad attributes (a fixed seed: a failure can be run again): each
- * call that fails leaves exactly one failure record, each that works
- * none, and the syscall layer's refusals one bpf_cmd_refused at most.
+ * call is marked in the trace (trace_marker), and between its mark and
+ * the next there is exactly one failure record if it failed, none if it
+ * worked, and at most one bpf_cmd_refused. Map creates, program loads,
+ * and commands on an fd (one of the test's own fds or none).
  */
+#define RANDOM_CALLS	300
+
 TEST(random_bad_attributes_one_record_each)
 {
 	static const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int i, fd, failed = 0, worked = 0;
+	static const int fd_cmds[] = {
+		BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM,
+		BPF_MAP_GET_NEXT_KEY, BPF_MAP_FREEZE, BPF_OBJ_GET_INFO_BY_FD,
+		BPF_PROG_TEST_RUN, BPF_LINK_DETACH, BPF_MAP_LOOKUP_BATCH,
+	};
+	int i, fd, marker, failed = 0, worked = 0;
+	bool fails[RANDOM_CALLS];
 	union bpf_attr attr;
+	const char *at;
 	char *trace;
 
 	srandom(26);
 	TP_BEGIN(FAIL_EVENTS);
-	for (i = 0; i < 300; i++) {
-		int cmd = i % 3 ? BPF_MAP_CREATE : BPF_PROG_LOAD;
+	marker = open(TRACEFS "/trace_marker", O_WRONLY);
+	ASSERT_LE(0, marker);
+	for (i = 0; i < RANDOM_CALLS; i++) {
+		int cmd = i % 3 == 0 ? BPF_PROG_LOAD : i % 3 == 1 ? BPF_MAP_CREATE :
+			  fd_cmds[random() % ARRAY_SIZE(fd_cmds)];
 
 		memset(&attr, 0, sizeof(attr));
 		if (cmd == BPF_MAP_CREATE) {
@@ -1824,7 +1873,7 @@ TEST(random_bad_attributes_one_record_each)
 			attr.max_entries = random() % 4;
 			attr.map_flags = random() % 2 ? 0 : 1u << (random() % 20);
 			memcpy(attr.map_name, "tp_random", sizeof("tp_random"));
-		} else {
+		} else if (cmd == BPF_PROG_LOAD) {
 			attr.prog_type = random() % 40;
 			attr.insns = (__u64)(unsigned long)insns;
 			attr.insn_cnt = random() % 4;
@@ -1832,20 +1881,44 @@ TEST(random_bad_attributes_one_record_each)
 			attr.prog_flags = random() % 2 ? 0 : 1u << (random() % 20);
 			attr.expected_attach_type = random() % 60;
 			memcpy(attr.prog_name, "tp_random", sizeof("tp_random"));
+		} else {
+			/* an fd of this test's (tracefs, the marker) or none; no buffers */
+			attr.map_fd = random() % 8;
+			attr.flags = random() % 2 ? 0 : 1u << (random() % 8);
 		}
+		dprintf(marker, "tp_random %d\n", i);
 		fd = sys_bpf(cmd, &attr);
+		fails[i] = fd < 0;
 		if (fd < 0) {
 			failed++;
 		} else {
 			worked++;
-			close(fd);
+			if (cmd == BPF_MAP_CREATE || cmd == BPF_PROG_LOAD)
+				close(fd);
 		}
 	}
+	close(marker);
 	trace = tp_end();
 	ASSERT_LT(100, failed);
-	ASSERT_EQ(failed * gate_on, fail_records(trace))
-		TH_LOG("%d calls failed, %d worked", failed, worked);
-	ASSERT_GE(failed, count_of(trace, " bpf_cmd_refused: "));
+	TH_LOG("%d calls failed, %d worked", failed, worked);
+	if (!gate_on)
+		return;
+	ASSERT_EQ(failed, fail_records(trace));
+	for (i = 0; i < RANDOM_CALLS; i++) {
+		const char *next;
+		char *seg;
+
+		at = strstr(trace, fmt("tracing_mark_write: tp_random %d\n", i));
+		ASSERT_NE(NULL, at) TH_LOG("the mark of call %d is not in the trace", i);
+		next = strstr(at, "tracing_mark_write: tp_random ");
+		next = next ? strstr(next + 1, "tracing_mark_write: tp_random ") : NULL;
+		seg = strndup(at, next ? (size_t)(next - at) : strlen(at));
+		EXPECT_EQ(fails[i], fail_records(seg)) TH_LOG("call %d:\n%s", i, seg);
+		/* one at most, and none for a call that worked */
+		EXPECT_GE(fails[i], count_of(seg, " bpf_cmd_refused: "))
+			TH_LOG("call %d:\n%s", i, seg);
+		free(seg);
+	}
 }
 
 /* rtnetlink: appends an attribute to @nh; rta_end() closes a nest. */
@@ -2831,15 +2904,16 @@ TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
 }
 
 /*
- * The trace holds every line of @want (NULL-ended), waiting up to 10 s
+ * The trace holds every line of @want (NULL-ended), waiting up to 30 s
  * for those an RCU callback or a workqueue writes after the loader exits
- * (the last puts of programs, of BTF with the maps that held it).
+ * (the last puts of programs, of BTF with the maps that held it; lazy
+ * RCU may hold a callback 10 s).
  */
 static bool trace_gets(const char *const *want)
 {
 	int tries, i;
 
-	for (tries = 0; tries < 100; tries++) {
+	for (tries = 0; tries < 300; tries++) {
 		const char *trace = read_file(TRACEFS "/trace");
 
 		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
@@ -2871,7 +2945,7 @@ static long line_at(const char *trace, const char *line)
  */
 TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 {
-	long long btf_id = -1, link_id = -1, prog_id = -1, id;
+	long long btf_id = -1, link_id = -1, prog_id = -1, id, map_ids[3];
 	char tag[64] = "", name[64], *trace, *out;
 	int btf_fd = -1, link_fd = -1, fd, maps = 0, rc;
 	const char *want[16], *p;
@@ -2893,7 +2967,10 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 		if (sscanf(p, "map %63s id %lld fd %d", name, &id, &fd) == 3 && maps < 3) {
 			/* each map: made, then freed when the loader closes it */
 			/* (the kernel's name of .bss is libbpf's prefix.bss) */
-			want[2 * maps] = strdup(fmt(" id=%lld name=", id));
+			want[2 * maps] = strdup(fmt("bpf_map_create: map type=%s ufd=%d ",
+						    strcmp(name, "tp_clients_ids") ? "ARRAY" : "HASH",
+						    fd));
+			map_ids[maps] = id;
 			want[2 * maps + 1] = strdup(fmt("bpf_map_free: map type=%s id=%lld name=",
 							strcmp(name, "tp_clients_ids") ? "ARRAY" : "HASH",
 							id));
@@ -2925,6 +3002,12 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	created = line_at(trace, want[6]);
 	EXPECT_LE(0, created);
 	for (fd = 0; fd < 3; fd++) {
+		/* the create of that map: its line, with its id */
+		const char *line = strstr(trace, want[2 * fd]);
+
+		ASSERT_NE(NULL, line) TH_LOG("%s", want[2 * fd]);
+		EXPECT_NE(NULL, strstr(fmt("%.*s\n", (int)strcspn(line, "\n"), line),
+				       fmt(" id=%lld name=", map_ids[fd])));
 		EXPECT_LT(created, line_at(trace, want[2 * fd])) TH_LOG("%s", want[2 * fd]);
 		EXPECT_LT(line_at(trace, want[2 * fd]), line_at(trace, want[2 * fd + 1]))
 			TH_LOG("%s after %s", want[2 * fd + 1], want[2 * fd]);
@@ -2976,7 +3059,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
 		return;
 	for (n = 0; n < 4; n++) {
 		static const char * const lines[] = {
-			"bpf_cmd_refused: cmd=MAP_CREATE check=the map type's checks of sizes, max_entries and flags\n",
+			"bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes\n",
 			"bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=tp_fail_map err=EINVAL\n",
 			"bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)\n",
 			"bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=tp_fail_prog err=EACCES\n",
@@ -2991,8 +3074,8 @@ TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
 	if (at)
 		EXPECT_NE(NULL, strstr(at, " name=tp_fail_raw_tp\n"));
 	EXPECT_EQ(pid, at ? task_pid(trace, at) : -1);
-	/* the three, and nothing else failed */
-	EXPECT_EQ(3, count_of(trace, "_fail: ")) TH_LOG("%s", trace);
+	/* the three, and nothing else of the loader's failed */
+	EXPECT_EQ(3, fail_records_of(trace, pid)) TH_LOG("%s", trace);
 	free(out);
 	free(trace);
 }
