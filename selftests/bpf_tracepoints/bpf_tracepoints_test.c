@@ -2925,6 +2925,21 @@ static bool trace_gets(const char *const *want)
 	return false;
 }
 
+/* Where the first line of @trace holding both @a and @b is, or -1 */
+static long line_with(const char *trace, const char *a, const char *b)
+{
+	const char *p;
+
+	for (p = trace; *p; p += strcspn(p, "\n"), p += !!*p) {
+		const char *end = p + strcspn(p, "\n");
+		const char *at = strstr(p, a);
+
+		if (at && at < end && strstr(at, b) && strstr(at, b) < end)
+			return p - trace;
+	}
+	return -1;
+}
+
 /* Where @line is in @trace, or -1 */
 static long line_at(const char *trace, const char *line)
 {
@@ -3002,14 +3017,12 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	created = line_at(trace, want[6]);
 	EXPECT_LE(0, created);
 	for (fd = 0; fd < 3; fd++) {
-		/* the create of that map: its line, with its id */
-		const char *line = strstr(trace, want[2 * fd]);
+		/* the create of that map: the line with its fd and its id */
+		long made = line_with(trace, want[2 * fd], fmt(" id=%lld name=", map_ids[fd]));
 
-		ASSERT_NE(NULL, line) TH_LOG("%s", want[2 * fd]);
-		EXPECT_NE(NULL, strstr(fmt("%.*s\n", (int)strcspn(line, "\n"), line),
-				       fmt(" id=%lld name=", map_ids[fd])));
-		EXPECT_LT(created, line_at(trace, want[2 * fd])) TH_LOG("%s", want[2 * fd]);
-		EXPECT_LT(line_at(trace, want[2 * fd]), line_at(trace, want[2 * fd + 1]))
+		EXPECT_LE(0, made) TH_LOG("no %s... id=%lld", want[2 * fd], map_ids[fd]);
+		EXPECT_LT(created, made) TH_LOG("%s", want[2 * fd]);
+		EXPECT_LT(made, line_at(trace, want[2 * fd + 1]))
 			TH_LOG("%s after %s", want[2 * fd + 1], want[2 * fd]);
 		EXPECT_LT(line_at(trace, want[2 * fd + 1]), line_at(trace, want[7]))
 			TH_LOG("the BTF outlives the maps made with it");
