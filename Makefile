@@ -95,7 +95,7 @@ check-docs: tree
 walk: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,walk (bisect + kernels),scripts/walk-series.sh $(TREE) $(BUILD) $(CACHE)/walk \
-		defconfigs/on defconfigs/off $(BASECFG)) > $(LOGS)/bisect.out $(keep_going)
+		defconfigs/on defconfigs/off defconfigs/zero-cost $(BASECFG)) > $(LOGS)/bisect.out $(keep_going)
 
 # The kernels alone, for run, bench and capture (make test walks instead).
 kernels: tree
@@ -107,7 +107,7 @@ kernels: tree
 zero-cost: walk
 	@mkdir -p $(LOGS)
 	@$(call timed,zero-cost,scripts/cached.sh $(CACHE) zero-cost $(LOGS)/zero-cost.out \
-		"$(foreach k,baseline off on,$(BUILD)-$(k)/vmlinux) $(TREE)/.git/rig-stamp scripts/zero-cost-check.sh scripts/zero-cost-reasons scripts/compare-elf.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(foreach k,baseline/zero-cost.vmlinux zero-cost/vmlinux baseline/vmlinux off/vmlinux on/vmlinux,$(BUILD)-$(k)) $(TREE)/.git/rig-stamp scripts/zero-cost-check.sh scripts/zero-cost-reasons scripts/compare-elf.sh scripts/ktap.sh $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/zero-cost-check.sh $(TREE) $(BUILD)) $(keep_going)
 
 # Built and installed as CI systems do it: the kernel tree's kselftest

@@ -4,10 +4,14 @@
 # option off and on, oldest first, so that each checkout changes only what
 # one patch changed and each build recompiles only that, plus one link;
 # the off and on builds of a prefix run side by side.
-# The walk starts at the unpatched tree, built with the off config (the
-# zero-cost baseline, kept as BUILDPREFIX-baseline/vmlinux and bzImage),
-# and ends at the full series, which is the on and off kernels the guests
-# boot.
+# The walk starts at the unpatched tree, built with the off config (kept
+# as BUILDPREFIX-baseline/vmlinux and bzImage: make bench boots it), and
+# ends at the full series, which is the on and off kernels the guests
+# boot. The zero-cost pair is built beside them in BUILDPREFIX-zero-cost:
+# the unpatched tree and the full series, off, with the zero-cost
+# fragment last (no IKCONFIG: the embedded .config names the option),
+# kept as BUILDPREFIX-baseline/zero-cost.vmlinux and
+# BUILDPREFIX-zero-cost/vmlinux (scripts/zero-cost-check.sh).
 #
 # A prefix's result is cached by what it was built from: the source tree
 # at that commit, the fragments, the build scripts and the compiler. An
@@ -18,12 +22,13 @@
 #
 # Prints KTAP, one result per prefix and config; a failure names the
 # patch and the config, with the build log's tail. Progress goes to stderr.
-# Usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON-FRAGMENT OFF-FRAGMENT BASE-FRAGMENT...
+# Usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON-FRAGMENT OFF-FRAGMENT
+#        ZERO-COST-FRAGMENT BASE-FRAGMENT...
 set -euo pipefail
 
-tree=$(cd "${1:?usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON OFF BASE...}" && pwd)
-prefix=${2:?} cachedir=${3:?} on=${4:?} off=${5:?}
-shift 5
+tree=$(cd "${1:?usage: walk-series.sh TREE BUILDPREFIX CACHEDIR ON OFF ZERO-COST BASE...}" && pwd)
+prefix=${2:?} cachedir=${3:?} on=${4:?} off=${5:?} zc=${6:?}
+shift 6
 basefrags=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ktap.sh"
@@ -47,7 +52,7 @@ trap 'exit 143' TERM
 # what a build's result depends on, besides the source tree: the
 # fragments' lines of config and the rig's scripts' code (a reworded
 # comment keeps every result), and the toolchain (compiler, linker, pahole)
-recipe=$({ config_of "$@" "$on" "$off"; code_of "$0" "$here/build-kernel.sh" \
+recipe=$({ config_of "$@" "$on" "$off" "$zc"; code_of "$0" "$here/build-kernel.sh" \
 	"$here/check-config.sh" "$here/kbuild-env.sh"; } | sha256sum)
 recipe="$recipe $(gcc --version | head -1) $(ld --version | head -1) $(pahole --version 2>/dev/null || true)"
 key() {	# key COMMIT CONFIG
@@ -57,16 +62,21 @@ key() {	# key COMMIT CONFIG
 
 # build COMMIT CONFIG TARGET: checks the tree out at COMMIT (when it is not
 # there) and builds TARGET into BUILDPREFIX-CONFIG; on failure the first
-# errors and the log's tail
+# errors and the log's tail. CONFIG zero-cost is off with the zero-cost
+# fragment after it, seeded from off.
 build() {
-	local frag=$on other=off start
-	[ "$2" = on ] || frag=$off other=on
+	local frags=("$on") other=off start
+	case $2 in
+	off) frags=("$off") other=on ;;
+	# its vmlinux and key must never be taken for the other commit's
+	zero-cost) frags=("$off" "$zc") other=off; rm -f "$prefix-zero-cost/vmlinux" "$prefix-zero-cost/key" ;;
+	esac
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$1" ] || git -C "$tree" checkout -q "$1"
 	# a new output tree begins as a copy of the other config's: only what
 	# the option changes is compiled
 	"$here/seed-build.sh" "$prefix-$other" "$prefix-$2" || { echo "walk: could not seed $prefix-$2"; return 1; }
 	start=$(date +%s)
-	if log=$(BUILD_TARGET=$3 "$here/build-kernel.sh" "$tree" "$prefix-$2" "${basefrags[@]}" "$frag" 2>&1); then
+	if log=$(BUILD_TARGET=$3 "$here/build-kernel.sh" "$tree" "$prefix-$2" "${basefrags[@]}" "${frags[@]}" 2>&1); then
 		echo "walk: $(git -C "$tree" log -1 --format=%s "$1" | cut -c1-50): $2 built in $(($(date +%s) - start)) s" >&2
 		return 0
 	fi
@@ -78,21 +88,23 @@ build() {
 }
 
 echo "KTAP version 1"
-echo "1..$((1 + $(echo "$commits" | wc -l) * 2))"
+echo "1..$((2 + $(echo "$commits" | wc -l) * 2))"
 
 # the unpatched tree: the baseline of the zero-cost check
 base=$(git -C "$tree" rev-parse base)
 k=$(key "$base" off)
 if [ -f "$prefix-baseline/vmlinux" ] && [ -f "$prefix-baseline/bzImage" ] &&
+   [ -f "$prefix-baseline/zero-cost.vmlinux" ] &&
    [ "$(cat "$prefix-baseline/key" 2>/dev/null)" = "$k" ]; then
-	result OK "unpatched tree builds with the off config (cached)"
-elif log=$(build "$base" off bzImage); then
+	result OK "unpatched tree builds with the off config, and without IKCONFIG (cached)"
+elif log=$(build "$base" off bzImage) && log=$(build "$base" zero-cost vmlinux); then
 	mkdir -p "$prefix-baseline"
 	cp "$prefix-off/vmlinux" "$prefix-baseline/vmlinux"
 	# make bench boots it: the noise floor of unpatched against off
 	cp "$prefix-off/arch/x86/boot/bzImage" "$prefix-baseline/bzImage"
+	cp "$prefix-zero-cost/vmlinux" "$prefix-baseline/zero-cost.vmlinux"
 	echo "$k" > "$prefix-baseline/key"
-	result OK "unpatched tree builds with the off config"
+	result OK "unpatched tree builds with the off config, and without IKCONFIG"
 else
 	result FAIL "unpatched tree builds with the off config" "$log"
 fi
@@ -168,5 +180,21 @@ for c in $commits; do
 		fi
 	done
 done
+
+# the series' half of the zero-cost pair, where the off kernel built
+# (the unpatched half, at the start); cached by its key, as the baseline
+k=$(key "$last" zero-cost)
+name="the full series builds off without IKCONFIG (the zero-cost pair)"
+if [ "${verdict[off]:-}" != OK ]; then
+	result FAIL "$name" "the off kernel did not build"
+elif [ -f "$prefix-zero-cost/vmlinux" ] && [ "$(cat "$prefix-zero-cost/key" 2>/dev/null)" = "$k" ]; then
+	result OK "$name (cached)"
+elif log=$(build "$last" zero-cost vmlinux); then
+	echo "$k" > "$prefix-zero-cost/key"
+	result OK "$name"
+else
+	rm -f "$prefix-zero-cost/vmlinux"
+	result FAIL "$name" "$log"
+fi
 walked=1
 ktap_status

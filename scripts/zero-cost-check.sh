@@ -1,29 +1,32 @@
 #!/bin/sh
-# Proves that the off kernel pays nothing, as KTAP: the unpatched tree
-# (the tree's "base" commit) built with the off config, which the walk of
-# the series keeps (scripts/walk-series.sh), is compared with the patched
-# off build: .text byte for byte; every other section byte for byte but
-# for the symbols scripts/zero-cost-reasons names, each with its reason
-# (a differing byte in any other symbol fails, named); bloat-o-meter 0/0,
-# equal size(1), equal spans of the jump table, tracepoint pointers and
-# ftrace events, and none of the series' event symbols. Then Debian's
-# production config: the option stays unset, and is not offered at all
-# without DEBUG_KERNEL. (Debian's config, built, is compared object by
-# object in scripts/check-gates.sh.)
-# Usage: zero-cost-check.sh TREE BUILDPREFIX (compares BUILDPREFIX-baseline
-#        with BUILDPREFIX-off and BUILDPREFIX-on)
+# Proves that the off kernel pays nothing, as KTAP. The zero-cost pair
+# (scripts/walk-series.sh: the unpatched tree, the tree's "base" commit,
+# and the full series, both with the off config and without IKCONFIG,
+# defconfigs/zero-cost) is compared: .text byte for byte; every other
+# section byte for byte but for the symbols scripts/zero-cost-reasons
+# names, each with its reason (a differing byte in any other symbol
+# fails, named); bloat-o-meter 0/0, equal size(1), equal spans of the
+# jump table, tracepoint pointers and ftrace events. The guests' off
+# kernel has none of the series' event symbols, and the .config it
+# embeds differs from the unpatched one's by the option's one line. Then
+# Debian's production config: the option stays unset, and is not offered
+# at all without DEBUG_KERNEL. (Debian's config, built, is compared
+# object by object in scripts/check-gates.sh.)
+# Usage: zero-cost-check.sh TREE BUILDPREFIX (compares
+#        BUILDPREFIX-baseline/zero-cost.vmlinux with
+#        BUILDPREFIX-zero-cost/vmlinux; the guests' kernels are
+#        BUILDPREFIX-baseline, -off and -on)
 set -eu
 
 tree=$(cd "${1:?usage: zero-cost-check.sh TREE BUILDPREFIX}" && pwd)
 prefix=${2:?}
-base=$prefix-baseline
-off=$prefix-off
-on=$prefix-on
+base=$prefix-baseline/zero-cost.vmlinux
+off=$prefix-zero-cost/vmlinux
 . "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
-echo "1..11"
-for f in "$base/vmlinux" "$off/vmlinux" "$on/vmlinux"; do
+echo "1..12"
+for f in "$base" "$off" "$prefix-baseline/vmlinux" "$prefix-off/vmlinux" "$prefix-on/vmlinux"; do
 	[ -f "$f" ] || { echo "zero-cost: $f is missing (make walk first)" >&2; exit 1; }
 done
 
@@ -32,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # its entries' line fields alone, as the series adds lines above
 # WARN_ON()s: BUG_CONFIG, scripts/compare-elf.sh)
 rc=0
-all=$(MAX_NAMES=100000 BUG_CONFIG=$off/.config "$here/compare-elf.sh" "$base/vmlinux" "$off/vmlinux" 2>&1) ||
+all=$(MAX_NAMES=100000 BUG_CONFIG=$prefix-zero-cost/.config "$here/compare-elf.sh" "$base" "$off" 2>&1) ||
 	rc=$?
 # 0: equal, 1: they differ (the lines say where), else the comparison failed
 [ "$rc" -le 1 ] || all="compare-elf failed ($rc): $all"
@@ -41,7 +44,7 @@ all=$(MAX_NAMES=100000 BUG_CONFIG=$off/.config "$here/compare-elf.sh" "$base/vml
 d=$(echo "$all" | awk '/^\.text:/ { for (i = 1; i <= NF && i <= 26; i++) printf "%s%s", (i > 1 ? " " : ""), $i
 	if (NF > 26) printf " ..."; print "" }')
 if [ "$rc" -le 1 ] && [ -z "$d" ]; then
-	result OK ".text unpatched vs off: byte for byte ($(size -A "$off/vmlinux" | awk '$1 == ".text" { print $2 }') bytes)"
+	result OK ".text unpatched vs off: byte for byte ($(size -A "$off" | awk '$1 == ".text" { print $2 }') bytes)"
 else
 	result FAIL ".text unpatched vs off: byte for byte" "${d:-$all}"
 fi
@@ -74,11 +77,11 @@ else
 		"$unexplained"
 fi
 
-bloat=$("$tree/scripts/bloat-o-meter" "$base/vmlinux" "$off/vmlinux" 2>&1 || true)
+bloat=$("$tree/scripts/bloat-o-meter" "$base" "$off" 2>&1 || true)
 check "bloat-o-meter unpatched vs off" "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" \
 	"$(echo "$bloat" | head -1)"
-check "size(1) unpatched vs off" "$(size "$base/vmlinux" | tail -1 | cut -f1-4)" \
-	"$(size "$off/vmlinux" | tail -1 | cut -f1-4)"
+check "size(1) unpatched vs off" "$(size "$base" | tail -1 | cut -f1-4)" \
+	"$(size "$off" | tail -1 | cut -f1-4)"
 
 # the bytes between __start_SECTION and __stop_SECTION (sections are far
 # below 4 GiB: the low 32 bits of the addresses are enough)
@@ -89,9 +92,9 @@ span() {
 	echo $((0x$b - 0x$a))
 }
 for section in __jump_table __tracepoints_ptrs ftrace_events; do
-	want=$(span "$base/vmlinux" $section)
+	want=$(span "$base" $section)
 	case "$want" in
-	[0-9]*) check "$section bytes unpatched vs off" "$want" "$(span "$off/vmlinux" $section)" ;;
+	[0-9]*) check "$section bytes unpatched vs off" "$want" "$(span "$off" $section)" ;;
 	*) result FAIL "$section bytes unpatched vs off" "$want" ;;
 	esac
 done
@@ -100,15 +103,34 @@ done
 names=$(sed -n 's/^\(TRACE_EVENT_BPF\|DECLARE_EVENT_CLASS_BPF\)(\([a-z_0-9]*\),$/\2/p; s/^DEFINE_EVENT_BPF([a-z_0-9]*, \([a-z_0-9]*\),$/\1/p' \
 	"$tree/include/trace/events/bpf.h" | sort -u)
 pattern="^(__tracepoint_|__traceiter_|__probestub_|trace_event_raw_event_|perf_trace_|event_class_|event_|print_fmt_|trace_event_fields_)($(echo $names | tr ' ' '|'))\$"
-found_off=$(nm "$off/vmlinux" | awk '{ print $3 }' | grep -E "$pattern" || true)
-found_on=$(nm "$on/vmlinux" | awk '{ print $3 }' | grep -Ec "$pattern" || true)
-check "no event symbol of the series in the off kernel ($(echo $names | wc -w) names)" "" "$found_off"
+found_off=$(nm "$prefix-off/vmlinux" | awk '{ print $3 }' | grep -E "$pattern" || true)
+found_on=$(nm "$prefix-on/vmlinux" | awk '{ print $3 }' | grep -Ec "$pattern" || true)
+check "no event symbol of the series in the guests' off kernel ($(echo $names | wc -w) names)" "" "$found_off"
 # the same pattern must find them where they are, or it proves nothing
 if [ "$found_on" -gt 0 ]; then
 	result OK "the symbol pattern finds $found_on symbols in the on kernel"
 else
 	result FAIL "the symbol pattern finds symbols in the on kernel" "pattern: $pattern"
 fi
+
+# The guests' kernels embed their .config (IKCONFIG): the off one's is
+# the unpatched one's and the option's line, no other (what a kernel
+# with IKCONFIG pays: that line, compressed). diff's < and > lines are
+# the whole difference.
+embedded() { "$tree/scripts/extract-ikconfig" "$1" 2>/dev/null || echo "(no embedded config in $1)"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+embedded "$prefix-baseline/vmlinux" > "$tmp/unpatched"
+embedded "$prefix-off/vmlinux" > "$tmp/off"
+d=$(diff "$tmp/unpatched" "$tmp/off" | grep '^[<>]' || true)
+blob() {	# the gzip blob's bytes, between its two labels
+	# shellcheck disable=SC2046 # two addresses, or none
+	set -- $(nm "$1" | awk '$3 == "kernel_config_data" { a = substr($1, 9) }
+		$3 == "kernel_config_data_end" { b = substr($1, 9) } END { if (a != "" && b != "") print a, b }')
+	if [ $# = 2 ]; then echo $((0x$2 - 0x$1)); else echo "?"; fi
+}
+check "the guests' embedded config: off is unpatched plus the option's line ($(blob "$prefix-baseline/vmlinux") and $(blob "$prefix-off/vmlinux") bytes, gzip)" \
+	"> # CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set" "$d"
 
 # Debian's production config of this tree's version (linux-config-6.12
 # for 6.12, never another tree's), through the patched tree's Kconfig.
