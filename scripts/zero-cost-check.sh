@@ -114,9 +114,9 @@ else
 fi
 
 # The guests' kernels embed their .config (IKCONFIG): the off one's is
-# the unpatched one's and the option's line, no other (what a kernel
-# with IKCONFIG pays: that line, compressed). diff's < and > lines are
-# the whole difference.
+# the unpatched one's and Kconfig.debug's menu, which holds the option
+# alone, unset; no other line (what a kernel with IKCONFIG pays: these
+# lines, compressed). diff's < and > lines are the whole difference.
 embedded() { "$tree/scripts/extract-ikconfig" "$1" 2>/dev/null || echo "(no embedded config in $1)"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -129,8 +129,9 @@ blob() {	# the gzip blob's bytes, between its two labels
 		$3 == "kernel_config_data_end" { b = substr($1, 9) } END { if (a != "" && b != "") print a, b }')
 	if [ $# = 2 ]; then echo $((0x$2 - 0x$1)); else echo "?"; fi
 }
-check "the guests' embedded config: off is unpatched plus the option's line ($(blob "$prefix-baseline/vmlinux") and $(blob "$prefix-off/vmlinux") bytes, gzip)" \
-	"> # CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set" "$d"
+menu=$(sed -n 's/^menu "\(.*\)"$/\1/p' "$tree/kernel/bpf/Kconfig.debug" 2>/dev/null)
+check "the guests' embedded config: off is unpatched plus the option's menu ($(blob "$prefix-baseline/vmlinux") and $(blob "$prefix-off/vmlinux") bytes, gzip)" \
+	"$(printf '> #\n> # %s\n> #\n> # CONFIG_BPF_LOW_LEVEL_TRACEPOINTS is not set\n> # end of %s\n> ' "$menu" "$menu")" "$d"
 
 # Debian's production config of this tree's version (linux-config-6.12
 # for 6.12, never another tree's), through the patched tree's Kconfig.
