@@ -35,17 +35,25 @@ boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(
 tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
-icount	= ACCEL=tcg QEMU_EXTRA="-icount shift=0,sleep=off"
+# (-icount counts one vCPU thread's instructions: single-threaded TCG)
+icount	= ACCEL=tcg TCG_THREAD=single QEMU_EXTRA="-icount shift=0,sleep=off"
 # Host-side results are kept by their inputs (scripts/cached.sh, the walk)
 CACHE	:= $(OUT)/cache/$(KVER)
 # $(call timed,LABEL,COMMAND): COMMAND, then how long it took (to stderr
 # and $(TIMES), which make test prints at the end)
 TIMES	:= $(OUT)/logs/times
 timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
+# The guests' QEMU: bookworm-backports', unpacked under $(OUT) (make deps,
+# scripts/fetch-qemu.sh), whose multi-threaded TCG is sound: qemu/boot.sh
+# runs each vCPU in a host thread of its own on a QEMU of 8.1 or later,
+# and falls back to one thread, saying so, on an older one (QEMU=).
+QEMU_DIR := $(abspath $(OUT)/qemu)
+export QEMU ?= $(QEMU_DIR)/usr/bin/qemu-system-x86_64
+export QEMU_DATA ?= $(QEMU_DIR)/usr/share/qemu
 # One KVM probe per host kernel and QEMU: where KVM hangs, every later
 # boot goes straight to TCG (qemu/boot.sh says so, naming the probe's
 # file; delete it to probe again). A new kernel or QEMU probes anew.
-KVM_KEY	:= $(shell { uname -r; $(or $(QEMU),qemu-system-x86_64) --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
+KVM_KEY	:= $(shell { uname -r; $(QEMU) --version 2>/dev/null | head -1; } | sha256sum | cut -c1-12)
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
@@ -65,6 +73,7 @@ keep_going = $(if $(RIG_KEEP_GOING),|| true)
 # DEPS_TREES: the packages of several trees in one apt run (make test)
 deps:
 	@$(call timed,packages$(if $(DEPS_TREES), ($(DEPS_TREES))),scripts/deps.sh $(or $(DEPS_TREES),$(KVER)))
+	@$(call timed,qemu,scripts/fetch-qemu.sh $(QEMU_DIR))
 
 tree: deps
 	@$(call timed,tree,scripts/prepare-tree.sh $(KVER) $(PATCHES) $(TREE))

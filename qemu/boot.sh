@@ -4,13 +4,15 @@
 # KVM is tried only where it works: no kernel banner within KVM_PROBE_SECS
 # and the guest is killed and booted again under TCG. Every boot is bounded
 # by BOOT_TIMEOUT. A hang, a panic, a kernel splat, or a guest that sees
-# fewer CPUs than the SMP it was given fails the boot. TCG runs its vCPUs
-# in one host thread (TCG_THREAD=single): multi-threaded TCG breaks the
-# kernel's live code patching across vCPUs (docs/int3-oops.md).
+# fewer CPUs than the SMP it was given fails the boot. TCG runs each vCPU
+# in a host thread of its own (thread=multi) on QEMU 8.1 or later; an
+# older QEMU's multi-threaded TCG breaks the kernel's live code patching
+# across vCPUs (docs/int3-oops.md), and there TCG runs the vCPUs in one
+# thread, saying so. TCG_THREAD=single|multi overrides the choice.
 # KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots
-# (make keeps one per host kernel and QEMU version). QEMU names another
-# qemu-system-x86_64 (with QEMU_EXTRA for its firmware, -L DIR), for
-# asking the same of a newer QEMU.
+# (make keeps one per host kernel and QEMU version). QEMU names the
+# qemu-system-x86_64 (make: bookworm-backports', scripts/fetch-qemu.sh),
+# QEMU_DATA its firmware directory (-L), QEMU_EXTRA more options.
 # The firmware is qboot (BIOS=): its MP table lists every CPU, so the
 # guests need no ACPI (SeaBIOS's lists the boot CPU alone), and it starts
 # the kernel sooner.
@@ -24,8 +26,8 @@ logdir=${3:?}
 name=${4:?}
 shift 4
 : "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
-: "${SMP:=2}" "${TCG_THREAD:=single}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
-: "${BIOS:=qboot.rom}"
+: "${SMP:=2}" "${TCG_THREAD:=}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
+: "${BIOS:=qboot.rom}" "${QEMU_DATA:=}"
 
 mkdir -p "$logdir"
 rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log"
@@ -39,15 +41,38 @@ fi
 console=$logdir/$name.console.log
 out=$logdir/$name.out
 
-qemu() {
+# "10.0.2" of "QEMU emulator version 10.0.2 (Debian ...)"
+qemu_version=$("$QEMU" --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p')
+if [ -z "$qemu_version" ]; then
+	echo "boot: $name: $QEMU does not run, or is not QEMU (make deps unpacks the rig's)" >&2
+	printf 'KTAP version 1\n1..1\nnot ok 1 boot %s: no QEMU at %s\n' "$name" "$QEMU" > "$logdir/$name.boot"
+	exit 1
+fi
+mttcg_sound() {	# QEMU 8.1 or later
+	major=${qemu_version%%.*} minor=${qemu_version#*.}
+	minor=${minor%%.*}
+	[ "$major" -gt 8 ] || { [ "$major" = 8 ] && [ "$minor" -ge 1 ]; }
+}
+if [ -z "$TCG_THREAD" ]; then
+	if mttcg_sound; then
+		TCG_THREAD=multi
+	else
+		TCG_THREAD=single
+		echo "boot: $name: QEMU $qemu_version ($QEMU) predates the multi-threaded TCG fix of 8.1 (docs/int3-oops.md): its vCPUs run in one thread"
+	fi
+fi
+
+qemu() {	# qemu ACCEL KERNEL-ARG...
+	accel=$1
+	shift
 	rm -f "$console" "$out"
-	echo "+ qemu -accel $1" >> "$logdir/$name.qemu.log"
+	echo "+ $QEMU -accel $accel (QEMU $qemu_version)" >> "$logdir/$name.qemu.log"
 	# --foreground: QEMU stays in the caller's process group, so that an
 	# interrupt of make test (TERM to the group) stops the guest too
 	# shellcheck disable=SC2086
-	exec timeout --foreground -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$1" \
+	exec timeout --foreground -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$accel" \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-m 1G -smp "$SMP" -bios "$BIOS" $QEMU_EXTRA \
+		${QEMU_DATA:+-L "$QEMU_DATA"} -m 1G -smp "$SMP" -bios "$BIOS" $QEMU_EXTRA \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" \
 		-serial "file:$console" -serial "file:$out" 2>>"$logdir/$name.qemu.log"
@@ -114,6 +139,6 @@ grep -q 'rig: guest done' "$console" || fail "init did not finish"
 cpus=$(sed -n 's/.*rig: \([0-9]*\) CPUs online.*/\1/p' "$console" | head -1)
 [ "$cpus" = "$SMP" ] || fail "the guest sees ${cpus:-no} CPUs, QEMU gave it $SMP ($accel)"
 version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)
-echo "boot: $name: $version under $accel, $cpus CPUs, $secs s"
-verdict ok "boot $name: $version under $accel, $cpus CPUs, no splat"
+echo "boot: $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, $secs s"
+verdict ok "boot $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, no splat"
 echo "$secs" > "$logdir/$name.seconds"

@@ -27,27 +27,16 @@ for run in $(seq 1 "$runs"); do
 	ACCEL=tcg BOOT_TIMEOUT=$((secs + 120)) "$here/boot.sh" "$kernel" "$initrd" \
 		"$logdir" "$name" RIG_MODE=storm STORM_TOGGLE="$toggle" STORM_SECS="$secs" \
 		> "$logdir/$name.boot-log" 2>&1 || true
-	# 6.12 prints "Oops: int3: 0000 [#1]", 6.1 "int3: 0000 [#1]"
-	storm=$(grep '^storm: toggle=' "$logdir/$name.out" 2>/dev/null || true)
-	f=$(echo "$storm" | sed -n 's/.* flips=\([0-9]*\).*/\1/p')
-	if grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#' "$console"; then
-		oops=$((oops + 1))
-		rip=$(grep -o 'RIP: 0010:[^ ]*' "$console" | head -1 | cut -d: -f3 || true)
-		how="Oops: int3 at ${rip:-an address the log does not give}"
-	elif grep -q 'guest hung' "$logdir/$name.boot-log"; then
-		hung=$((hung + 1))
-		how="hung, killed after $((secs + 120)) s"
-	elif [ "${f:-0}" -gt 0 ] && echo "$storm" | grep -q ' hammers=ok$' &&
-	     grep -q "^boot: $name: Linux version" "$logdir/$name.boot-log"; then
-		# a survivor must have flipped and hammered: else it proves nothing
+	how=$("$here/storm-verdict.sh" "$logdir" "$name" || true)
+	case $how in
+	oops:*) oops=$((oops + 1)) ;;
+	hung:*) hung=$((hung + 1)) ;;
+	survived:*)
 		survived=$((survived + 1))
-		n=$(awk '/^hammer: / { s += $7 } END { print s + 0 }' "$logdir/$name.out")
-		flips=$((flips + f)) ops=$((ops + n))
-		how="survived: $f flips, $n bpf(2) commands"
-	else
-		other=$((other + 1))
-		how="other: ${storm:-no storm line}; $(grep -E '^boot: ' "$logdir/$name.boot-log" | tail -1 || true)"
-	fi
+		read -r _ f _ n _ <<< "$how"
+		flips=$((flips + f)) ops=$((ops + n)) ;;
+	*) other=$((other + 1)) ;;
+	esac
 	echo "repro-int3: $setting run $run/$runs: $how (log: $console)"
 done
 

@@ -50,19 +50,36 @@ missing=
 for entry in $need; do
 	[ -e "${entry#*:}" ] || missing="$missing ${entry%%:*}"
 done
-[ -n "$missing" ] || exit 0
+# bookworm-backports in the apt sources, for its QEMU, which
+# scripts/fetch-qemu.sh unpacks under out/ (nothing is installed from
+# it: a backports suite has priority 100, and upgrades nothing by itself)
+backports=
+if [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = bookworm ] &&
+   ! apt-cache madison qemu-system-x86 2>/dev/null | grep -q 'bookworm-backports/main'; then
+	backports=/etc/apt/sources.list.d/rig-bookworm-backports.sources
+fi
+[ -n "$missing" ] || [ -n "$backports" ] || exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing packages:$missing" >&2
-	echo "deps: install them with:" >&2
-	echo "  sudo apt-get update && sudo apt-get install --no-install-recommends$missing" >&2
+	[ -z "$missing" ] || echo "deps: missing packages:$missing" >&2
+	[ -z "$backports" ] || echo "deps: bookworm-backports is not in the apt sources (for QEMU)" >&2
+	echo "deps: as root:" >&2
+	[ -z "$backports" ] ||
+		printf '  %s\n' "printf 'Types: deb\\nURIs: http://deb.debian.org/debian\\nSuites: bookworm-backports\\nComponents: main\\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\\n' > $backports" >&2
+	echo "  apt-get update${missing:+ && apt-get install --no-install-recommends$missing}" >&2
 	exit 1
 fi
 
-echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$backports" ]; then
+	echo "deps: adding bookworm-backports to the apt sources ($backports)"
+	printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" "Suites: bookworm-backports" \
+		"Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" > "$backports"
+fi
 # One update per run is enough; a failed update still lets cached lists work.
 apt-get update -q >/dev/null || echo "deps: apt-get update failed, trying the cached lists" >&2
+[ -n "$missing" ] || exit 0
+echo "deps: installing:$missing"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null
 

@@ -192,11 +192,12 @@ static inline char *read_into(const char *path, char *buf, size_t size)
  * them the run exits KSFT_SKIP, saying which. They run in a network and a
  * mount namespace of their own, so that their veth pair, the lo they
  * attach to and the bpffs they pin in go with them, and put back at exit
- * what they change in tracefs: tracing_on, the enabled events and the
- * buffer size (the trace buffer's contents are cleared, as any tracer
- * does).
+ * what they change in tracefs: tracing_on, the enabled events, the
+ * buffer size and the clock (the trace buffer's contents are cleared, as
+ * any tracer does).
  */
 static char tracefs_saved_on[8], tracefs_saved_kb[32], tracefs_saved_events[65536];
+static char tracefs_saved_clock[512];
 
 static inline void tracefs_put_back(void)
 {
@@ -214,7 +215,22 @@ static inline void tracefs_put_back(void)
 		close(fd);
 	if (tracefs_saved_kb[0])
 		write_file(TRACEFS "/buffer_size_kb", tracefs_saved_kb);
+	if (tracefs_saved_clock[0])
+		write_file(TRACEFS "/trace_clock", tracefs_saved_clock);
 	write_file(TRACEFS "/tracing_on", tracefs_saved_on);
+}
+
+/* The clock in use, of trace_clock's list: "local" of "[local] global ...". */
+static inline void tracefs_parse_clock(char *clock)
+{
+	char *open = strchr(clock, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close) {
+		clock[0] = '\0';
+		return;
+	}
+	*close = '\0';
+	memmove(clock, open + 1, strlen(open + 1) + 1);
 }
 
 /* Sets @name up, as "ip link set @name up" does. */
@@ -271,6 +287,8 @@ static inline void bpf_tracepoints_host_setup(void)
 		ksft_exit_fail_msg("more events enabled than this test can put back\n");
 	if (read_into(TRACEFS "/buffer_size_kb", tracefs_saved_kb, sizeof(tracefs_saved_kb)))
 		tracefs_parse_kb(tracefs_saved_kb);
+	if (read_into(TRACEFS "/trace_clock", tracefs_saved_clock, sizeof(tracefs_saved_clock)))
+		tracefs_parse_clock(tracefs_saved_clock);
 	atexit(tracefs_put_back);
 }
 

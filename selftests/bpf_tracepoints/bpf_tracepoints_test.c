@@ -163,6 +163,14 @@ static int tp_begin(const char *events)
 	if (!gate_on && !strstr(events, "xdp:"))
 		return 0;
 	ret = write_file(TRACEFS "/tracing_on", "0");
+	/*
+	 * The order of the lines is the order of the events, whichever CPU
+	 * (a kworker's, an RCU callback's) recorded them: the local clock
+	 * orders one CPU's alone, and where it counts jiffies (a guest with
+	 * no TSC) ties across CPUs fall anywhere.
+	 */
+	if (!ret)
+		ret = write_file(TRACEFS "/trace_clock", "counter");
 	if (!ret)
 		ret = write_file(TRACEFS "/trace", "");
 	snprintf(set, sizeof(set), "%s", events);

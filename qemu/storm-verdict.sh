@@ -1,0 +1,36 @@
+#!/bin/sh
+# How one storm boot ended (qemu/init's storm mode; the logs qemu/boot.sh
+# keeps), as one line on stdout: "oops: int3 at RIP", "hung: ...",
+# "survived: F flips, N bpf(2) commands", or "other: ..." (another splat,
+# no flips, a hammer that failed, a boot that failed). A survivor must
+# have flipped and both hammers must have worked: else it proves nothing.
+# The guest's serial lines end in CR LF (the tty's ONLCR): the CRs go
+# before anything is matched. Exits 0 for a survivor, 1 otherwise.
+# Usage: storm-verdict.sh LOGDIR NAME
+set -eu
+
+logdir=${1:?usage: storm-verdict.sh LOGDIR NAME}
+name=${2:?}
+console=$logdir/$name.console.log
+clean() { tr -d '\r' < "$1" 2>/dev/null || true; }
+
+storm=$(clean "$logdir/$name.out" | grep '^storm: toggle=' || true)
+flips=$(echo "$storm" | sed -n 's/.* flips=\([0-9]*\) .*/\1/p')
+boot=$(sed -n 's/^\(not \)\{0,1\}ok 1 boot [^ ]*: //p' "$logdir/$name.boot" 2>/dev/null || true)
+# 6.12 prints "Oops: int3: 0000 [#1]", 6.1 "int3: 0000 [#1]"
+if clean "$console" | grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#'; then
+	rip=$(clean "$console" | grep -o 'RIP: 0010:[^ ]*' | head -1 | cut -d: -f3)
+	echo "oops: int3 at ${rip:-an address the log does not give}"
+	exit 1
+fi
+case $boot in
+*"guest hung"*) echo "hung: $boot"; exit 1 ;;
+esac
+if [ "${flips:-0}" -gt 0 ] && echo "$storm" | grep -q ' hammers=ok$' &&
+   grep -q '^ok 1 ' "$logdir/$name.boot" 2>/dev/null; then
+	n=$(clean "$logdir/$name.out" | awk '/^hammer: / { s += $7 } END { print s + 0 }')
+	echo "survived: $flips flips, $n bpf(2) commands"
+	exit 0
+fi
+echo "other: ${storm:-no storm line}; ${boot:-no boot verdict}"
+exit 1
