@@ -32,7 +32,7 @@ boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
-tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress on off, \
+tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress storm-int3 on off, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(1)/boot-on=$(OUT)/logs/$(1)/on.boot $(1)/boot-off=$(OUT)/logs/$(1)/off.boot
 # (-icount counts one vCPU thread's instructions: single-threaded TCG)
@@ -153,6 +153,8 @@ rerun: kernels initramfs
 # core each, unless PARALLEL_BOOTS=0), every selftest on each. make test
 # runs the two halves apart, so that the debug kernel starts between them.
 PARALLEL_BOOTS ?= 1
+# the int3 storm's seconds in make test (make repro-int3: STORM_SECS)
+STORM_TEST_SECS ?= 10
 test-tree: test-host
 	@$(MAKE) -s test-boots
 
@@ -165,6 +167,8 @@ test-boots:
 	@{ $(call timed,boot on,$(call boot,on,test)) || true; } $(if $(filter 1,$(PARALLEL_BOOTS)),&,;) \
 	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out $(keep_going)
+	@$(call timed,int3 storm,qemu/storm-test.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) \
+		$(LOGS)/storm $(KVER)-on $(STORM_TEST_SECS)) > $(LOGS)/storm-int3.out $(keep_going)
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
 # selftest again, with panic_on_warn; its stress results must match; and

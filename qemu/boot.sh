@@ -26,7 +26,7 @@ logdir=${3:?}
 name=${4:?}
 shift 4
 : "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
-: "${SMP:=2}" "${TCG_THREAD:=}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
+: "${SMP:=4}" "${TCG_THREAD:=}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
 : "${BIOS:=qboot.rom}" "${QEMU_DATA:=}"
 
 mkdir -p "$logdir"

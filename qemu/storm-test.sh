@@ -1,0 +1,25 @@
+#!/bin/sh
+# make test's int3 storm (docs/int3-oops.md), as KTAP: one run of the
+# reproducer (qemu/repro-int3.sh) on the on kernel, on the rig's QEMU with
+# multi-threaded TCG. It must survive and be reported as a survivor (the
+# reproducer then says NOT REPRODUCED and exits 3): this keeps its
+# verdicts (qemu/storm-verdict.sh) from rotting, and shows the events'
+# static keys flipped under bpf(2) on two vCPUs at once. An Oops, a hang
+# or any other end fails, named, with its log.
+# Usage: storm-test.sh BZIMAGE INITRAMFS LOGDIR LABEL SECS
+set -eu
+
+kernel=${1:?usage: storm-test.sh BZIMAGE INITRAMFS LOGDIR LABEL SECS}
+initrd=${2:?} logdir=${3:?} label=${4:?} secs=${5:?}
+here=$(cd "$(dirname "$0")" && pwd)
+
+echo "KTAP version 1"
+echo "1..1"
+rc=0
+out=$("$here/repro-int3.sh" "$kernel" "$initrd" "$logdir" "$label" 1 bpf "$secs" 2>&1) || rc=$?
+echo "$out" | sed 's/^/# /'
+run=$(echo "$out" | sed -n 's/^repro-int3: .* run 1\/1: //p')
+case "$rc:$run" in
+3:survived:*) echo "ok 1 int3 storm: $label, ${TCG_THREAD:-multi}-threaded TCG, $secs s: $run" ;;
+*) echo "not ok 1 int3 storm: $label, $secs s: ${run:-no verdict} (repro-int3 exited $rc)"; exit 1 ;;
+esac
