@@ -890,7 +890,7 @@ static int storm_hammer(void)
 		key = w.round % 64;
 		val = w.round;
 		check(&w, "update", NULL,
-		      DURING_TOGGLES(sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, BPF_ANY)), 0);
+		      DURING_TOGGLES(sys_map_elem(BPF_MAP_UPDATE_ELEM, hfd, &key, &val, 0)), 0);
 		check(&w, "lookup", NULL,
 		      DURING_TOGGLES(sys_map_elem(BPF_MAP_LOOKUP_ELEM, hfd, &key, &got, 0)), 0);
 		check_data(&w, "lookup", &got, &val, sizeof(val));
@@ -1177,7 +1177,7 @@ static void *race_maker(void *arg)
 			race_gone(r, fd, start, end, now_ns(), errno);
 			race_failed(r, "update", 0);
 			/* the pin's EBADF is this one's: no second record */
-			start = end = 0;
+			end = 0;
 		}
 		race_pin_get(r, fd, start, end, path);
 		start = now_ns();
@@ -1280,10 +1280,11 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 		       maps, progs);
 	ASSERT_EQ(0, maps);
 	ASSERT_EQ(0, progs);
-	ksft_print_msg("close races: %llu rounds on CPU 0 (%d of %d), %llu fds closed from CPU 1,\n",
-		       rounds, batches, RACE_ROUNDS, closed);
-	ksft_print_msg("close races: %llu commands met a closed fd, %llu fds made were gone at their first use,\n",
-		       ebadf, gone);
+	ksft_print_msg("close races: %llu rounds on CPU 0 (%d of %d),\n", rounds, batches,
+		       RACE_ROUNDS);
+	ksft_print_msg("close races: %llu fds closed from CPU 1, %llu commands met one,\n",
+		       closed, ebadf);
+	ksft_print_msg("close races: %llu fds made were gone at their first use,\n", gone);
 	ksft_print_msg("close races: %llu closes landed inside the command that made the fd\n",
 		       window);
 	ASSERT_LT(0, closed);
