@@ -58,7 +58,7 @@ PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test test-tree test-host test-boots test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off rerun kselftest-kernel kselftest-guest bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
+	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
 
@@ -200,6 +200,20 @@ debug-guest:
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
 		$(BASECFG) defconfigs/on defconfigs/debug) || rc=$$?; \
 	wait; [ $$rc = 0 ] $(keep_going)
+	@$(call timed,fuzz,qemu/fuzz.sh $(BUILD)-debug/arch/x86/boot/bzImage $(INITRD) $(LOGS)/fuzz \
+		$(KVER)-debug 1 $(FUZZ_TEST_OPS)) > $(LOGS)/fuzz.out $(keep_going)
+
+# trinity on the debug kernel (qemu/fuzz.sh): FUZZ_RUNS runs of FUZZ_OPS
+# calls from new seeds (FUZZ_SEED= one of them again), each booted with
+# the bpf events on and with them off; the logs under $(LOGS)/fuzz, named
+# by seed. make test's debug guest step runs one of FUZZ_TEST_OPS calls.
+FUZZ_RUNS ?= 3
+FUZZ_OPS ?= 100000
+FUZZ_TEST_OPS ?= 20000
+fuzz: export BOOT_TIMEOUT ?= 1800
+fuzz: debug-kernel initramfs
+	@qemu/fuzz.sh $(BUILD)-debug/arch/x86/boot/bzImage $(INITRD) $(LOGS)/fuzz $(KVER)-debug \
+		$(FUZZ_RUNS) $(FUZZ_OPS)
 
 # $(call step,KVER,TARGETS,LOG[,VAR=VALUE[,NICENESS]]): make TARGETS KVER,
 # logged to $(OUT)/logs/KVER/LOG.log, one KTAP result for it in LOG.out (a
@@ -257,7 +271,7 @@ test:
 	@$(MAKE) -s compare-debug KVER=$(DEBUG_TREE) RIG_KEEP_GOING=1
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@MANIFEST=qemu/manifest qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,packages make-debug debug stress-debug canary,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		$(foreach r,packages make-debug debug stress-debug canary fuzz,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
 		$(DEBUG_TREE)/boot-debug=$(LOGS_DEBUG)/debug.boot
 
 # The manifest of the tests each guest run reports (qemu/manifest), written
@@ -267,6 +281,20 @@ manifest:
 		$(DEBUG_TREE)/debug=$(LOGS_DEBUG)/debug.out > qemu/manifest.new
 	@mv qemu/manifest.new qemu/manifest
 	@git diff --stat -- qemu/manifest
+
+# KCSAN: the on kernel with the data race detector (defconfigs/kcsan),
+# booted with the stress run (its two-CPU tests among it) on 4 vCPUs
+# under multi-threaded TCG. Its reports are collected, not a failed
+# boot; qemu/kcsan-report.sh names those in the series' code, and fails
+# on one. Not in make test: a kernel of its own, about 5 min cold here.
+kcsan-kernel: tree
+	@$(call timed,kcsan kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-kcsan $(BASECFG) defconfigs/on defconfigs/kcsan)
+
+kcsan: export BOOT_TIMEOUT ?= 1800
+kcsan: kcsan-kernel initramfs
+	@$(call timed,boot kcsan,env SPLAT_COLLECT='BUG: KCSAN: ' $(call boot,kcsan,stress)) || true
+	@rc=0; qemu/results.sh $(KVER)/kcsan=$(LOGS)/kcsan.out $(KVER)/boot-kcsan=$(LOGS)/kcsan.boot || rc=$$?; \
+	qemu/kcsan-report.sh $(LOGS)/kcsan.console.log $(TREE) || rc=$$?; exit $$rc
 
 # The kernel a kselftest CI system builds (x86_64_defconfig + make
 # kselftest-merge: every selftest's config, PROVE_LOCKING, UBSAN...),

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds the guest's initramfs: busybox; trace-cmd, perf, the real BPF
-# clients (bpftool, bpftrace, strace) and timeout, with the shared
+# clients (bpftool, bpftrace, strace), trinity and timeout, with the shared
 # libraries they need; the installed kselftest directory (at
 # /kselftest) and the init script.
 # Usage: build-initramfs.sh OUT.cpio KSELFTEST-INSTALL-DIR
@@ -25,7 +25,7 @@ cp -r "$ksft" "$root/kselftest"
 # bpftrace brings LLVM and clang's libraries: most of the image's size.
 mkdir -p "$root/usr/sbin"
 for tool in /usr/bin/trace-cmd /usr/bin/perf /usr/bin/timeout \
-	    /usr/sbin/bpftool /usr/bin/bpftrace /usr/bin/strace; do
+	    /usr/sbin/bpftool /usr/bin/bpftrace /usr/bin/strace /usr/bin/trinity; do
 	[ -x "$tool" ] || { echo "build-initramfs: $tool is missing (scripts/deps.sh installs it)" >&2; exit 1; }
 	cp "$tool" "$root$(dirname "$tool")/"
 	for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do

@@ -40,6 +40,7 @@ linux-perf:/usr/bin/perf
 bpftool:/usr/sbin/bpftool
 bpftrace:/usr/bin/bpftrace
 strace:/usr/bin/strace
+trinity:/usr/bin/trinity
 clang:/usr/bin/clang
 libbpf-dev:/usr/include/bpf/libbpf.h
 pkg-config:/usr/bin/pkg-config
