@@ -49,7 +49,8 @@ timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
 # and falls back to one thread, saying so, on an older one (QEMU=).
 QEMU_DIR := $(abspath $(OUT)/qemu)
 export QEMU ?= $(QEMU_DIR)/usr/bin/qemu-system-x86_64
-export QEMU_DATA ?= $(QEMU_DIR)/usr/share/qemu
+# (its firmware, for it alone: another QEMU= has its own)
+export QEMU_DATA ?= $(if $(filter $(QEMU_DIR)/%,$(QEMU)),$(QEMU_DIR)/usr/share/qemu)
 # One KVM probe per host kernel and QEMU: where KVM hangs, every later
 # boot goes straight to TCG (qemu/boot.sh says so, naming the probe's
 # file; delete it to probe again). A new kernel or QEMU probes anew.

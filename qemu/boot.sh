@@ -30,7 +30,10 @@ shift 4
 : "${BIOS:=qboot.rom}" "${QEMU_DATA:=}"
 
 mkdir -p "$logdir"
-rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log"
+console=$logdir/$name.console.log
+out=$logdir/$name.out
+# nothing of an earlier boot of this name may be read as this one's
+rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log" "$console" "$out"
 if [ ! -f "$kernel" ]; then
 	# a build that failed deletes its image: say so, not qemu's complaint
 	echo "boot: $name: no kernel at $kernel (did its build fail?)" >&2
@@ -38,9 +41,6 @@ if [ ! -f "$kernel" ]; then
 		"$name" "$kernel" > "$logdir/$name.boot"
 	exit 1
 fi
-console=$logdir/$name.console.log
-out=$logdir/$name.out
-
 # "10.0.2" of "QEMU emulator version 10.0.2 (Debian ...)"
 qemu_version=$("$QEMU" --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p')
 if [ -z "$qemu_version" ]; then
@@ -61,6 +61,30 @@ if [ -z "$TCG_THREAD" ]; then
 		echo "boot: $name: QEMU $qemu_version ($QEMU) predates the multi-threaded TCG fix of 8.1 (docs/int3-oops.md): its vCPUs run in one thread"
 	fi
 fi
+
+# A TCG guest's RDTSC counts at the host's TSC rate, which its kernel
+# cannot calibrate (no HPET or PM timer without ACPI, and TCG's PIT is
+# too slow): without tsc_early_khz= it marks the TSC unstable, and its
+# clocks, CLOCK_MONOTONIC and trace_clock's local alike, count jiffies.
+# Given where the host's TSC is constant and does not stop; not with
+# -icount, whose RDTSC counts instructions.
+tsc_args=
+tsc_khz() {	# (boots side by side build it side by side: each its own, then mv)
+	bin=$logdir/.host-tsc-khz
+	[ -x "$bin" ] || { cc -O2 -o "$bin.$$" "$(dirname "$0")/host-tsc-khz.c" && mv "$bin.$$" "$bin"; } ||
+		return 1
+	"$bin"
+}
+case " $QEMU_EXTRA " in
+*" -icount "*) ;;
+*)
+	if grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo &&
+	   khz=$(tsc_khz); then
+		tsc_args="tsc_early_khz=$khz tsc=reliable"
+	else
+		echo "boot: $name: the host's TSC is not constant or could not be measured: the guest's clock counts jiffies"
+	fi ;;
+esac
 
 qemu() {	# qemu ACCEL KERNEL-ARG...
 	accel=$1
@@ -110,7 +134,8 @@ if [ "$ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 fi
 if [ "$accel" = tcg ]; then
 	accel=tcg,thread=$TCG_THREAD
-	(qemu "$accel" "$@") || rc=$?
+	# shellcheck disable=SC2086 # two arguments, or none
+	(qemu "$accel" $tsc_args "$@") || rc=$?
 fi
 secs=$(($(date +%s) - start))
 
@@ -148,6 +173,7 @@ grep -q 'rig: guest done' "$console" || fail "init did not finish"
 cpus=$(sed -n 's/.*rig: \([0-9]*\) CPUs online.*/\1/p' "$console" | head -1)
 [ "$cpus" = "$SMP" ] || fail "the guest sees ${cpus:-no} CPUs, QEMU gave it $SMP ($accel)"
 version=$(grep -o 'Linux version [^ ]*' "$console" | head -1)
-echo "boot: $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, $secs s"
-verdict ok "boot $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, no splat"
+clock=$(sed -n 's/.*clocksource: Switched to clocksource \([^ ]*\).*/\1/p' "$console" | tr -d '\r' | tail -1)
+echo "boot: $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, $secs s"
+verdict ok "boot $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, no splat"
 echo "$secs" > "$logdir/$name.seconds"

@@ -29,6 +29,12 @@ ours=$({
 		sed -n 's/^@@ [^@]* @@ .*[ *]\([a-z_][a-z_0-9]*\)(.*/\1/p; s/^+[a-z].*[ *]\([a-z_][a-z_0-9]*\)(.*/\1/p'
 } | sort -u)
 
+# no report proves nothing from a kernel whose KCSAN did not run
+if ! tr -d '\r' < "$log" | grep -q 'kcsan: enabled early'; then
+	echo "kcsan-report: no 'kcsan: enabled early' in $log: KCSAN did not run" >&2
+	exit 2
+fi
+
 # one line per report: its title, "A / B" or "A"
 titles=$(sed 's/^\[[ 0-9.]*\] //' "$log" | tr -d '\r' | sed -n 's/^BUG: KCSAN: //p')
 total=$(echo "$titles" | grep -c . || true)

@@ -15,6 +15,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 echo "KTAP version 1"
 echo "1..1"
+# multi-threaded TCG before QEMU 8.1 oopses (docs/int3-oops.md): that is
+# QEMU's defect, not a result about the kernel
+version=$("${QEMU:-qemu-system-x86_64}" --version 2>/dev/null |
+	sed -n '1s/^QEMU emulator version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+# shellcheck disable=SC2086 # major and minor, or nothing
+set -- $version
+if [ $# != 2 ] || [ "$1" -lt 8 ] || { [ "$1" = 8 ] && [ "$2" -lt 1 ]; }; then
+	echo "ok 1 int3 storm: $label # SKIP QEMU ${1:-?}.${2:-?} (${QEMU:-qemu-system-x86_64}) predates the multi-threaded TCG fix of 8.1"
+	exit 0
+fi
 rc=0
 out=$("$here/repro-int3.sh" "$kernel" "$initrd" "$logdir" "$label" 1 bpf "$secs" 2>&1) || rc=$?
 echo "$out" | sed 's/^/# /'
