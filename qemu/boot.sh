@@ -12,7 +12,8 @@
 # KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots
 # (make keeps one per host kernel and QEMU version). QEMU names the
 # qemu-system-x86_64 (make: bookworm-backports', scripts/fetch-qemu.sh),
-# QEMU_DATA its firmware directory (-L), QEMU_EXTRA more options.
+# QEMU_DATA its firmware directory (-L), QEMU_EXTRA more options; SMP
+# the vCPUs (4), MEM the memory (1G).
 # The firmware is qboot (BIOS=): its MP table lists every CPU, so the
 # guests need no ACPI (SeaBIOS's lists the boot CPU alone), and it starts
 # the kernel sooner.
@@ -27,7 +28,7 @@ name=${4:?}
 shift 4
 : "${ACCEL:=auto}" "${BOOT_TIMEOUT:=600}" "${KVM_PROBE_SECS:=15}" "${QEMU_EXTRA:=}"
 : "${SMP:=4}" "${TCG_THREAD:=}" "${QEMU:=qemu-system-x86_64}" "${KVM_PROBE_FILE:=}"
-: "${BIOS:=qboot.rom}" "${QEMU_DATA:=}"
+: "${BIOS:=qboot.rom}" "${QEMU_DATA:=}" "${MEM:=1G}"
 
 mkdir -p "$logdir"
 console=$logdir/$name.console.log
@@ -96,7 +97,7 @@ qemu() {	# qemu ACCEL KERNEL-ARG...
 	# shellcheck disable=SC2086
 	exec timeout --foreground -k 5 "$BOOT_TIMEOUT" "$QEMU" -accel "$accel" \
 		-nodefaults -no-user-config -display none -no-reboot \
-		${QEMU_DATA:+-L "$QEMU_DATA"} -m 1G -smp "$SMP" -bios "$BIOS" $QEMU_EXTRA \
+		${QEMU_DATA:+-L "$QEMU_DATA"} -m "$MEM" -smp "$SMP" -bios "$BIOS" $QEMU_EXTRA \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" \
 		-serial "file:$console" -serial "file:$out" 2>>"$logdir/$name.qemu.log"

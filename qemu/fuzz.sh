@@ -23,21 +23,39 @@ for _ in $(seq 1 "$runs"); do
 	for events in 1 0; do
 		name=fuzz-$label-$seed-events$events
 		rc=0
-		BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} "$here/boot.sh" "$kernel" "$initrd" "$logdir" "$name" \
-			RIG_MODE=fuzz FUZZ_SEED="$seed" FUZZ_OPS="$ops" FUZZ_CHILDREN="$FUZZ_CHILDREN" \
-			FUZZ_EVENTS="$events" panic_on_warn=1 > "$logdir/$name.boot-log" 2>&1 || rc=$?
+		# trinity's children map and fill memory: 1 GiB beside KASAN's
+		# shadow and the initramfs met the OOM killer
+		MEM=${FUZZ_MEM:-3G} BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} "$here/boot.sh" "$kernel" "$initrd" \
+			"$logdir" "$name" RIG_MODE=fuzz FUZZ_SEED="$seed" FUZZ_OPS="$ops" \
+			FUZZ_CHILDREN="$FUZZ_CHILDREN" FUZZ_EVENTS="$events" panic_on_warn=1 \
+			> "$logdir/$name.boot-log" 2>&1 || rc=$?
 		out=$(tr -d '\r' < "$logdir/$name.out" 2>/dev/null || true)
-		# trinity's closing lines and its bpf row (--stats)
-		summary=$(echo "$out" | grep -E '^fuzz: |Ran [0-9]+ syscalls|Successes|Failures' || true)
-		bpf=$(echo "$out" | grep -iE '^ *bpf[ :]' | head -3 | tr -s ' ' | tr '\n' ';' || true)
+		# what trinity did: its calls in all, each syscall's counts (--stats)
+		ran=$(echo "$out" | sed -n 's/^\[main\] Ran \([0-9]*\) syscalls.*/\1/p')
+		bpf=$(echo "$out" | sed -n 's/^bpf: (attempted:\([0-9]*\)\. success:\([0-9]*\)\. failures:\([0-9]*\)\./\1 \2 \3/p')
+		read -r bpf_calls bpf_ok bpf_failed <<< "${bpf:-0 0 0}"
+		read_events=$(echo "$out" | sed -n 's/^fuzz: \([0-9]*\) bpf events read.*/\1/p')
 		what="seed $seed, events $([ "$events" = 1 ] && echo on || echo off), $ops calls"
-		[ -n "$bpf" ] || bpf="no bpf row in trinity's statistics"
-		diag=$(echo "$summary"; echo "bpf: $bpf"; [ "$rc" = 0 ] || tail -5 "$logdir/$name.boot-log")
-		if [ "$rc" = 0 ] && echo "$out" | grep -q '^fuzz: trinity exit=0$' &&
-		   echo "$out" | grep -q '^fuzz: done$'; then
-			result OK "trinity on $label: $what, no splat" "$diag"
+		diag=$(echo "$out" | grep -E '^\[main\] Ran |^[a-z0-9_]+: \(attempted:|^fuzz: '
+			[ "$rc" = 0 ] || tail -5 "$logdir/$name.boot-log")
+		why=
+		if [ "$rc" != 0 ]; then
+			why="the guest: $(grep -E '^boot: ' "$logdir/$name.boot-log" | tail -1)"
+		elif ! echo "$out" | grep -q '^fuzz: done$'; then
+			why="the fuzz mode did not finish"
+		elif [ "${ran:-0}" -lt "$ops" ]; then
+			why="trinity ran ${ran:-no} syscalls of $ops"
+		elif [ "$bpf_calls" = 0 ]; then
+			why="trinity made no bpf(2) call (no bpf row in its statistics)"
+		elif [ "$events" = 1 ] && [ "${read_events:-0}" = 0 ]; then
+			why="no bpf event read with the events on"
+		elif [ "$events" = 0 ] && [ "${read_events:-1}" != 0 ]; then
+			why="${read_events:-no count of} bpf events read with the events off"
+		fi
+		if [ -z "$why" ]; then
+			result OK "trinity on $label: $what: $ran syscalls, bpf(2) $bpf_calls ($bpf_ok worked, $bpf_failed failed), ${read_events} events read, no splat" "$diag"
 		else
-			result FAIL "trinity on $label: $what (logs: $logdir/$name.*)" "$diag"
+			result FAIL "trinity on $label: $what: $why (logs: $logdir/$name.*)" "$diag"
 		fi
 	done
 done
