@@ -288,14 +288,19 @@ manifest:
 # under multi-threaded TCG. Its reports are collected, not a failed
 # boot; qemu/kcsan-report.sh names those in the series' code, and fails
 # on one. Not in make test: a kernel of its own, about 5 min cold here.
+# KCSAN_STRICT=1: its strict mode (defconfigs/kcsan-strict), a kernel of
+# its own.
+KCSAN	:= kcsan$(if $(KCSAN_STRICT),-strict)
 kcsan-kernel: tree
-	@$(call timed,kcsan kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-kcsan $(BASECFG) defconfigs/on defconfigs/kcsan)
+	@$(call timed,$(KCSAN) kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-$(KCSAN) $(BASECFG) defconfigs/on \
+		defconfigs/kcsan $(if $(KCSAN_STRICT),defconfigs/kcsan-strict))
 
 kcsan: export BOOT_TIMEOUT ?= 1800
 kcsan: kcsan-kernel initramfs
-	@$(call timed,boot kcsan,env SPLAT_COLLECT='BUG: KCSAN: ' $(call boot,kcsan,stress)) || true
-	@rc=0; qemu/results.sh $(KVER)/kcsan=$(LOGS)/kcsan.out $(KVER)/boot-kcsan=$(LOGS)/kcsan.boot || rc=$$?; \
-	qemu/kcsan-report.sh $(LOGS)/kcsan.console.log $(TREE) || rc=$$?; exit $$rc
+	@$(call timed,boot $(KCSAN),env SPLAT_COLLECT='BUG: KCSAN: ' $(call boot,$(KCSAN),stress)) || true
+	@rc=0; qemu/results.sh $(KVER)/$(KCSAN)=$(LOGS)/$(KCSAN).out \
+		$(KVER)/boot-$(KCSAN)=$(LOGS)/$(KCSAN).boot || rc=$$?; \
+	qemu/kcsan-report.sh $(LOGS)/$(KCSAN).console.log $(TREE) || rc=$$?; exit $$rc
 
 # The kernel a kselftest CI system builds (x86_64_defconfig + make
 # kselftest-merge: every selftest's config, PROVE_LOCKING, UBSAN...),
