@@ -1247,7 +1247,7 @@ static void *race_closer(void *arg)
  * or leak (no racem map or racep program outlives the test), and the race
  * must have happened where it matters: some closes landed inside the
  * command that made the fd (race_window()). Rounds of RACE_ROUNDS run
- * until one did, for up to RACE_SECS.
+ * until one did, for up to RACE_SECS (on the off kernel, one batch).
  */
 TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 {
@@ -1287,7 +1287,7 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 		closed += r.closed;
 		gone += r.nr_gone;
 		window += race_window(&r);
-	} while (!window && now_ns() < end);
+	} while (!window && self->gate_on && now_ns() < end);
 	write_file(TRACEFS "/events/bpf/enable", "0");
 	/* maps and programs are freed from a workqueue and after RCU */
 	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
@@ -1310,8 +1310,14 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 	ksft_print_msg("close races: %llu closes landed inside the command that made the fd\n",
 		       window);
 	ASSERT_LT(0, closed);
-	/* the window the events read the object in: met, or the test proved nothing */
-	ASSERT_LT(0, window) TH_LOG("no close landed inside a command in %d s", RACE_SECS);
+	/*
+	 * The window the events read the object in: met, or the test proved
+	 * nothing. The off kernel has no event there, and its window is the
+	 * syscall's way out alone: counted, not asserted.
+	 */
+	if (self->gate_on)
+		ASSERT_LT(0, window) TH_LOG("no close landed inside a command in %d s",
+					    RACE_SECS);
 }
 
 int main(int argc, char **argv)
