@@ -32,7 +32,10 @@
  * - two_cpus_close_races: CPU 1 closes the fds that CPU 0 gets from
  *   creating, loading, pinning and getting maps and programs, with every
  *   bpf event on (the events read the object after its fd exists); no
- *   map or program may outlive its fds.
+ *   map or program may outlive its fds. With
+ *   BPF_TRACEPOINTS_RACE_UNTIL_WINDOW set (CPUs that run at once), it
+ *   runs until a close landed inside the command that made the fd, and
+ *   fails if none did.
  * A helper that cannot pin itself says so and stops the others: no test
  * waits for a partner that is not coming.
  */
@@ -1004,10 +1007,14 @@ TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, STORM_SECS + 120)
 	ksft_print_msg("storm: tracefs writes on CPU 0, %d events left in CPU 1's buffer, %lld s\n",
 		       events[1], (now_ns() - start) / 1000000000LL);
 	ksft_print_msg("storm digest: %016llx\n", sh->storm_digest);
-	/* last: the window was met, or the test proved nothing */
+	/*
+	 * last: the window was met, or the test proved nothing (the off
+	 * kernel has no key to flip: its writes fail at once; counted)
+	 */
 	ksft_print_msg("storm: %llu commands on CPU 1 overlapped a flip on CPU 0\n",
 		       sh->storm_windows);
-	ASSERT_LT(0, sh->storm_windows) TH_LOG("no command overlapped a flip");
+	if (self->gate_on)
+		ASSERT_LT(0, sh->storm_windows) TH_LOG("no command overlapped a flip");
 }
 
 #define RACE_LOG	65536	/* closes and failed uses a round of the race keeps */
@@ -1245,9 +1252,13 @@ static void *race_closer(void *arg)
  * map creation, program load, pin and get take their own reference while
  * enabled. Nothing may crash (the debug kernel's KASAN and lockdep watch)
  * or leak (no racem map or racep program outlives the test), and the race
- * must have happened where it matters: some closes landed inside the
- * command that made the fd (race_window()). Rounds of RACE_ROUNDS run
- * until one did, for up to RACE_SECS (on the off kernel, one batch).
+ * must have happened: some fds the maker made were closed under it after
+ * their install, before its next use of them (EBADF). How many of those
+ * closes landed inside the command that made the fd, where the events
+ * read the object (race_window()), is printed: with vCPUs that run at
+ * once, rounds of RACE_ROUNDS run until one did, for up to RACE_SECS;
+ * with one host thread for all (single-threaded TCG) it takes a vCPU
+ * switch inside that window, and it is counted, not asserted.
  */
 TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 {
@@ -1287,7 +1298,8 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 		closed += r.closed;
 		gone += r.nr_gone;
 		window += race_window(&r);
-	} while (!window && self->gate_on && now_ns() < end);
+	} while (!window && self->gate_on && getenv("BPF_TRACEPOINTS_RACE_UNTIL_WINDOW") &&
+		 now_ns() < end);
 	write_file(TRACEFS "/events/bpf/enable", "0");
 	/* maps and programs are freed from a workqueue and after RCU */
 	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
@@ -1310,12 +1322,10 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 	ksft_print_msg("close races: %llu closes landed inside the command that made the fd\n",
 		       window);
 	ASSERT_LT(0, closed);
-	/*
-	 * The window the events read the object in: met, or the test proved
-	 * nothing. The off kernel has no event there, and its window is the
-	 * syscall's way out alone: counted, not asserted.
-	 */
-	if (self->gate_on)
+	/* the race: met, or the test proved nothing */
+	ASSERT_LT(0, gone) TH_LOG("no fd the maker made was closed under it");
+	/* asked for (vCPUs that run at once): the events' own window too */
+	if (self->gate_on && getenv("BPF_TRACEPOINTS_RACE_UNTIL_WINDOW"))
 		ASSERT_LT(0, window) TH_LOG("no close landed inside a command in %d s",
 					    RACE_SECS);
 }
