@@ -15,8 +15,9 @@ set -euo pipefail
 kernel=${1:?usage: repro-int3.sh BZIMAGE INITRAMFS LOGDIR LABEL RUNS TOGGLE SECS}
 initrd=${2:?} logdir=${3:?} label=${4:?} runs=${5:?} toggle=${6:?} secs=${7:?}
 export TCG_THREAD=${TCG_THREAD:-multi}
-# the reproducer asks for multi-threaded TCG on any QEMU: 7.2's is the point
-export TCG_THREAD_FORCE=1
+# the reproducer asks for multi-threaded TCG on any QEMU: 7.2's is the
+# point; and its Oops is the result, not a boot to do again
+export TCG_THREAD_FORCE=1 STALE_INT3_REBOOT=0
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$logdir"
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # How one storm boot ended (qemu/init's storm mode; the logs qemu/boot.sh
-# keeps), as one line on stdout: "oops: int3 at RIP", "hung: ...",
-# "survived: F flips, N bpf(2) commands", or "other: ..." (another splat,
-# no flips, a hammer that failed, a boot that failed). A survivor must
-# have flipped and both hammers must have worked: else it proves nothing.
+# keeps), as one line on stdout: "oops: int3 at RIP: stale or not",
+# "hung: ...", "survived: F flips, N bpf(2) commands", or "other: ..."
+# (another splat, no flips, a hammer that failed, a boot that failed).
+# A survivor must have flipped and both hammers must have worked: else it
+# proves nothing.
 # The guest's serial lines end in CR LF (the tty's ONLCR): the CRs go
 # before anything is matched. Exits 0 for a survivor, 1 otherwise.
 # Usage: storm-verdict.sh LOGDIR NAME
@@ -20,7 +21,9 @@ boot=$(sed -n 's/^\(not \)\{0,1\}ok 1 boot [^ ]*: //p' "$logdir/$name.boot" 2>/d
 # 6.12 prints "Oops: int3: 0000 [#1]", 6.1 "int3: 0000 [#1]"
 if clean "$console" | grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#'; then
 	rip=$(clean "$console" | grep -o 'RIP: 0010:[^ ]*' | head -1 | cut -d: -f3)
-	echo "oops: int3 at ${rip:-an address the log does not give}"
+	# stale (the emulator's) or not (qemu/stale-int3.sh)
+	why=$("$(dirname "$0")/stale-int3.sh" "$console" || true)
+	echo "oops: int3 at ${rip:-an address the log does not give}: $why"
 	exit 1
 fi
 case $boot in
