@@ -64,7 +64,7 @@ result $ok "the documentation is in Documentation/bpf/index.rst's toctree"
 # command this tree has (its release at least the one named)
 release=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
 since=$(sed -n '/^} bpf_events_since\[\] = {$/,/^};$/p' "$tests" |
-	sed -n 's/.*{ "\(bpf_[a-z_]*\)", "\([0-9.]*\)" }.*/\1 \2/p' |
+	sed -n 's/.*{ "\(bpf_[a-z_]*\)", "\([0-9.]*\)"[,} ].*/\1 \2/p' |
 	while read -r event version; do
 		[ "$(printf '%s\n%s\n' "$version" "$release" | sort -V | head -1)" != "$version" ] ||
 			echo "$event"

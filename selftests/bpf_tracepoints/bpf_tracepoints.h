@@ -50,23 +50,42 @@ static const char * const bpf_events[] = {
 
 #define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)
 
-/*
- * Events of commands an older kernel does not have, with the release
- * that brought the command: the header has the event where the tree
- * has the command.
- */
-static const struct {
-	const char *event, *release;
-} bpf_events_since[] = {
-	{ "bpf_token_create", "6.9" },
-};
-
 enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 
 static inline int sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
+
+#define BPF_TOKEN_CREATE_CMD	36	/* BPF_TOKEN_CREATE: not in 6.1's header */
+
+/*
+ * Whether bpf(2) has BPF_TOKEN_CREATE, asked of the kernel, not of its
+ * version (a backport has it early): with no bpffs fd it fails on the
+ * fd (EBADF), and where the command is unknown with EINVAL.
+ */
+static inline bool has_token_create(void)
+{
+	struct { __u32 flags, bpffs_fd; } token = { 0, -1U };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, &token, sizeof(token));
+	return sys_bpf(BPF_TOKEN_CREATE_CMD, &attr) < 0 && errno == EBADF;
+}
+
+/*
+ * Events of commands an older kernel does not have, with the release
+ * that brought the command (the header has the event where the tree has
+ * the command: scripts/check-docs.sh reads the release) and the probe
+ * that asks the running kernel for it.
+ */
+static const struct {
+	const char *event, *release;
+	bool (*present)(void);
+} bpf_events_since[] = {
+	{ "bpf_token_create", "6.9", has_token_create },
+};
 
 static inline bool path_exists(const char *path)
 {

@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -32,7 +33,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -230,6 +230,37 @@ static char *fmt(const char *f, ...)
 }
 
 /*
+ * A directory of the running test's own (mkdtemp) for the files a tool
+ * writes: no fixed name under /tmp that another run, or another user,
+ * could hold. Made by a fixture's setup, removed by its teardown.
+ */
+static char tmpdir[32];
+
+static int make_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bpf_tracepoints.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void remove_tmpdir(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	tmpdir[0] = '\0';
+}
+
+/* @name in the test's directory */
+static const char *tmp_file(const char *name)
+{
+	return fmt("%s/%s", tmpdir, name);
+}
+
+/*
  * With the gate on, @trace holds @line (event name to end of line) exactly
  * once, in a line of its own, emitted by this process.
  */
@@ -423,7 +454,6 @@ static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
 static bool gate_events_match(const char *events)
 {
 	char path[PATH_MAX];
-	struct utsname u;
 	size_t i;
 
 	for (i = 0; i < NR_BPF_EVENTS; i++) {
@@ -433,10 +463,8 @@ static bool gate_events_match(const char *events)
 			return false;
 	}
 	/* an event of a newer command: there with the gate, on a kernel that has it */
-	if (uname(&u))
-		return false;
 	for (i = 0; i < ARRAY_SIZE(bpf_events_since); i++) {
-		bool want = gate_on && strverscmp(u.release, bpf_events_since[i].release) >= 0;
+		bool want = gate_on && bpf_events_since[i].present();
 
 		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s/format",
 			 bpf_events_since[i].event);
@@ -478,10 +506,12 @@ TEST(kernel_has_what_the_config_asks)
 	char *config;
 	FILE *f;
 
+	if (!path_exists("/proc/config.gz"))
+		SKIP(return, "no /proc/config.gz (CONFIG_IKCONFIG_PROC): the kernel's options cannot be read");
 	f = fopen(path, "r");
 	ASSERT_NE(NULL, f) TH_LOG("%s is not installed beside the test", path);
 	config = kernel_config();
-	ASSERT_NE(NULL, config) TH_LOG("no /proc/config.gz (CONFIG_IKCONFIG_PROC)");
+	ASSERT_NE(NULL, config) TH_LOG("/proc/config.gz is there but zcat could not read it");
 	while (fgets(want, sizeof(want), f)) {
 		if (strncmp(want, "CONFIG_", 7))
 			continue;
@@ -1351,18 +1381,25 @@ static int sys_obj_at(int cmd, int dirfd, int fd, const char *path)
 	return sys_bpf(cmd, &attr);
 }
 
+/*
+ * Whether bpf(2) takes BPF_F_PATH_FD, asked of the kernel: a pin with it
+ * and no path fails on the path (EFAULT), and where the flag is unknown
+ * on the flag (EINVAL).
+ */
+static bool has_path_fd(void)
+{
+	return sys_obj_at(BPF_OBJ_PIN, -1, -1, NULL) < 0 && errno != EINVAL;
+}
+
 /* Relative to a directory fd the events show the path as given. */
 TEST(obj_pin_get_map_path_fd)
 {
 	struct map_desc m;
 	int dir, fd, got;
-	struct utsname u;
 	char *trace;
 
-	ASSERT_EQ(0, uname(&u));
-	if (strverscmp(u.release, "6.5") < 0)
-		SKIP(return, "BPF_F_PATH_FD is in Linux 6.5 and later; this kernel is %s",
-		     u.release);
+	if (!has_path_fd())
+		SKIP(return, "bpf(2) on this kernel has no BPF_F_PATH_FD (Linux 6.5)");
 	ASSERT_EQ(0, bpffs_ready());
 	unlink(BPFFS "/tp_test_at");
 	dir = open(BPFFS, O_RDONLY | O_DIRECTORY);
@@ -2241,10 +2278,12 @@ FIXTURE(tools) {
 
 FIXTURE_SETUP(tools)
 {
+	ASSERT_EQ(0, make_tmpdir()) TH_LOG("mkdtemp: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(tools)
 {
+	remove_tmpdir();
 }
 
 TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
@@ -2263,18 +2302,17 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	if (!gate_on) {
 		/* the off kernel has no bpf event for trace-cmd to record */
 		ASSERT_NE(0, system("trace-cmd list -e 2>/dev/null | grep -q '^bpf:'"));
-		ASSERT_EQ(0, workload("/tmp/tp_test.want"));
+		ASSERT_EQ(0, workload(tmp_file("want")));
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd /tmp && trace-cmd record -q -o /tmp/tp_test.dat -e bpf %s --workload /tmp/tp_test.want "
-		 ">/tmp/tp_test.log 2>&1 && "
-		 "trace-cmd report -i /tmp/tp_test.dat >/tmp/tp_test.report 2>>/tmp/tp_test.log",
-		 self_exe);
-	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file("/tmp/tp_test.log"));
-	want = fopen("/tmp/tp_test.want", "r");
+		 "cd %1$s && trace-cmd record -q -o %1$s/rec.dat -e bpf %2$s --workload %1$s/want "
+		 ">%1$s/rec.log 2>&1 && trace-cmd report -i %1$s/rec.dat >%1$s/report 2>>%1$s/rec.log",
+		 tmpdir, self_exe);
+	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file(tmp_file("rec.log")));
+	want = fopen(tmp_file("want"), "r");
 	ASSERT_NE(NULL, want);
-	report = read_file("/tmp/tp_test.report");
+	report = read_file(tmp_file("report"));
 	ASSERT_NE(NULL, report);
 	while (fgets(line, sizeof(line), want)) {
 		char *fields = strchr(line, ' ') + 1;
@@ -2289,7 +2327,7 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	}
 	if (bad)	/* what trace-cmd said while recording */
 		TH_LOG("trace-cmd record:\n%s",
-		       read_into("/tmp/tp_test.log", rec_log, sizeof(rec_log)));
+		       read_into(tmp_file("rec.log"), rec_log, sizeof(rec_log)));
 	fclose(want);
 	ASSERT_EQ(5, n);
 }
@@ -2347,25 +2385,25 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 	ASSERT_EQ(0, system("perf version >/dev/null 2>&1"))
 		TH_LOG("perf is installed but does not run (a missing library?)");
 	if (!gate_on) {
-		ASSERT_NE(0, system("perf record -q -a -e 'bpf:*' -o /tmp/tp_perf.data -- true "
-				    ">/tmp/tp_perf.log 2>&1"));
-		script = read_file("/tmp/tp_perf.log");
+		ASSERT_NE(0, system(fmt("perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- true "
+					">%1$s/perf.log 2>&1", tmpdir)));
+		script = read_file(tmp_file("perf.log"));
 		ASSERT_TRUE(strstr(script, "event syntax error") ||
 			    strstr(script, "nknown tracepoint"))
 			TH_LOG("want perf's own error, got: %s", script);
-		ASSERT_EQ(0, sock_example(1, "/tmp/tp_perf.want"));
+		ASSERT_EQ(0, sock_example(1, tmp_file("want")));
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd /tmp && perf record -q -a -e 'bpf:*' -o /tmp/tp_perf.data -- "
-		 "sh -c '%s --sock-example 2 /tmp/tp_perf.want && %s --big-values /tmp/tp_perf.big' "
-		 ">/tmp/tp_perf.log 2>&1 && cat /tmp/tp_perf.big >> /tmp/tp_perf.want && "
-		 "perf script -i /tmp/tp_perf.data >/tmp/tp_perf.script 2>>/tmp/tp_perf.log",
-		 self_exe, self_exe);
-	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file("/tmp/tp_perf.log"));
-	want = fopen("/tmp/tp_perf.want", "r");
+		 "cd %1$s && perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- "
+		 "sh -c '%2$s --sock-example 2 %1$s/want && %2$s --big-values %1$s/big' "
+		 ">%1$s/perf.log 2>&1 && cat %1$s/big >> %1$s/want && "
+		 "perf script -i %1$s/perf.data >%1$s/perf.script 2>>%1$s/perf.log",
+		 tmpdir, self_exe);
+	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file(tmp_file("perf.log")));
+	want = fopen(tmp_file("want"), "r");
 	ASSERT_NE(NULL, want);
-	script = read_file("/tmp/tp_perf.script");
+	script = read_file(tmp_file("perf.script"));
 	ASSERT_NE(NULL, script);
 	while (fgets(line, sizeof(line), want)) {
 		/* perf script prints "bpf:<name>: <fields>" */
@@ -2384,17 +2422,16 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
  * reads. A client that is not installed skips (the rig fails any skip it
  * does not expect); one that is installed but does not run fails.
  */
-#define CLIENT_OUT	"/tmp/tp_client.out"
 #define CLIENT_OBJ	"bpf_tracepoints_clients.bpf.o"
 #define CLIENT_LOADER	"bpf_tracepoints_libbpf"
 #define BPFTOOL_MAP	BPFFS "/tp_bpftool_map"
 #define BPFTOOL_PROG	BPFFS "/tp_bpftool_prog"
 #define ZEROES_16	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
 
-/* @cmd's exit status (-1 if it did not exit), its output in CLIENT_OUT */
+/* @cmd's exit status (-1 if it did not exit), its output in the test's client.out */
 static int run_client(const char *cmd)
 {
-	int status = system(fmt("%s >" CLIENT_OUT " 2>&1", cmd));
+	int status = system(fmt("%s >%s/client.out 2>&1", cmd, tmpdir));
 
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -2403,7 +2440,7 @@ static const char *client_out(void)
 {
 	static char buf[65536];
 
-	return read_into(CLIENT_OUT, buf, sizeof(buf)) ?: "";
+	return read_into(tmp_file("client.out"), buf, sizeof(buf)) ?: "";
 }
 
 /*
@@ -2537,6 +2574,7 @@ FIXTURE(clients) {
 
 FIXTURE_SETUP(clients)
 {
+	ASSERT_EQ(0, make_tmpdir()) TH_LOG("mkdtemp: %s", strerror(errno));
 	ASSERT_EQ(0, bpffs_ready());
 	unlink(BPFTOOL_MAP);
 	unlink(BPFTOOL_PROG);
@@ -2546,6 +2584,7 @@ FIXTURE_TEARDOWN(clients)
 {
 	unlink(BPFTOOL_MAP);
 	unlink(BPFTOOL_PROG);
+	remove_tmpdir();
 }
 
 #define BPFTOOL_MAP_EVENTS	"bpf_map_create,bpf_obj_pin_map,bpf_obj_get_map," \
