@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -207,13 +208,31 @@ static inline char *read_into(const char *path, char *buf, size_t size)
 }
 
 /*
- * Host safety, first in main(). The tests need root and tracefs: without
- * them the run exits KSFT_SKIP, saying which. They run in a network and a
- * mount namespace of their own, so that their veth pair, the lo they
- * attach to and the bpffs they pin in go with them, and put back at exit
- * what they change in tracefs: tracing_on, the enabled events, the
- * buffer size and the clock (the trace buffer's contents are cleared, as
- * any tracer does).
+ * Where the program traces: tracefs itself (the stress and bench programs,
+ * whose point is the global switches), or an instance of its own
+ * (bpf_tracepoints_instance(): the tests).
+ */
+static char tracing_dir[PATH_MAX] = TRACEFS;
+
+/* @file of the buffer the program traces into ("trace", "set_event"...) */
+static inline const char *tracing(const char *file)
+{
+	static char bufs[4][PATH_MAX];
+	static int next;
+	char *buf = bufs[next++ % 4];
+
+	snprintf(buf, PATH_MAX, "%s/%s", tracing_dir, file);
+	return buf;
+}
+
+/*
+ * Host safety, first in main(). The programs need root and tracefs:
+ * without them the run exits KSFT_SKIP, saying which. They run in a
+ * network and a mount namespace of their own, so that their veth pair,
+ * the lo they attach to and the bpffs they pin in go with them. The
+ * tests trace in an instance of their own (bpf_tracepoints_instance());
+ * the stress and bench programs in tracefs itself, and put back at exit
+ * what they change there (bpf_tracepoints_save_tracefs()).
  */
 static char tracefs_saved_on[8], tracefs_saved_kb[32], tracefs_saved_events[65536];
 static char tracefs_saved_clock[512];
@@ -299,6 +318,15 @@ static inline void bpf_tracepoints_host_setup(void)
 	if (!path_exists(TRACEFS "/trace") &&
 	    mount("tracefs", TRACEFS, "tracefs", 0, NULL))
 		ksft_exit_skip("no tracefs at " TRACEFS " (CONFIG_FTRACE)\n");
+}
+
+/*
+ * For the programs that trace in tracefs itself: what they change there
+ * (tracing_on, the enabled events, the buffer size, the clock) is put
+ * back at exit.
+ */
+static inline void bpf_tracepoints_save_tracefs(void)
+{
 	if (!read_into(TRACEFS "/tracing_on", tracefs_saved_on, sizeof(tracefs_saved_on)) ||
 	    !read_into(TRACEFS "/set_event", tracefs_saved_events, sizeof(tracefs_saved_events)))
 		ksft_exit_fail_msg("cannot read " TRACEFS "/tracing_on and set_event\n");
@@ -309,6 +337,29 @@ static inline void bpf_tracepoints_host_setup(void)
 	if (read_into(TRACEFS "/trace_clock", tracefs_saved_clock, sizeof(tracefs_saved_clock)))
 		tracefs_parse_clock(tracefs_saved_clock);
 	atexit(tracefs_put_back);
+}
+
+static inline void tracing_instance_remove(void)
+{
+	if (rmdir(tracing_dir))
+		fprintf(stderr, "# could not remove %s: %s\n", tracing_dir, strerror(errno));
+}
+
+/*
+ * The tests trace into a tracefs instance of their own,
+ * instances/bpf_tracepoints-PID, made here and removed at exit: its
+ * buffer, enabled events, clock and tracing_on are theirs, and no
+ * tracer's of the machine nor any global setting is touched. (Enabling
+ * an event in it still turns the event's static key on for all.)
+ */
+static inline void bpf_tracepoints_instance(void)
+{
+	snprintf(tracing_dir, sizeof(tracing_dir), TRACEFS "/instances/bpf_tracepoints-%d",
+		 (int)getpid());
+	if (mkdir(tracing_dir, 0700))
+		ksft_exit_fail_msg("cannot make the tracefs instance %s: %s\n", tracing_dir,
+				   strerror(errno));
+	atexit(tracing_instance_remove);
 }
 
 /* bpf(2) commands, each returning what the syscall returned. */
@@ -441,16 +492,19 @@ static inline long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Sum of a per-CPU ring buffer counter ("bytes:", "entries:") over all CPUs. */
+/*
+ * Sum of a per-CPU ring buffer counter ("bytes:", "entries:") over all
+ * CPUs, of the buffer the program traces into.
+ */
 static inline long long ring_counter(const char *name)
 {
-	char path[128], line[128];
+	char path[PATH_MAX], line[128];
 	long long sum = 0, v;
 	int cpu;
 	FILE *f;
 
 	for (cpu = 0; cpu < 64; cpu++) {
-		snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracing_dir, cpu);
 		f = fopen(path, "r");
 		if (!f)
 			break;

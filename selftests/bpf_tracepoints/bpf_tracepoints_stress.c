@@ -1333,5 +1333,6 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 int main(int argc, char **argv)
 {
 	bpf_tracepoints_host_setup();
+	bpf_tracepoints_save_tracefs();
 	return test_harness_run(argc, argv);
 }

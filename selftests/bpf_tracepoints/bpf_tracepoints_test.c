@@ -162,7 +162,7 @@ static int tp_begin(const char *events)
 	}
 	if (!gate_on && !strstr(events, "xdp:"))
 		return 0;
-	ret = write_file(TRACEFS "/tracing_on", "0");
+	ret = write_file(tracing("tracing_on"), "0");
 	/*
 	 * The order of the lines is the order of the events, whichever CPU
 	 * (a kworker's, an RCU callback's) recorded them: the local clock
@@ -170,12 +170,12 @@ static int tp_begin(const char *events)
 	 * no TSC) ties across CPUs fall anywhere.
 	 */
 	if (!ret)
-		ret = write_file(TRACEFS "/trace_clock", "counter");
+		ret = write_file(tracing("trace_clock"), "counter");
 	if (!ret)
-		ret = write_file(TRACEFS "/trace", "");
+		ret = write_file(tracing("trace"), "");
 	snprintf(set, sizeof(set), "%s", events);
 	if (!ret)
-		ret = write_file(TRACEFS "/set_event", "");
+		ret = write_file(tracing("set_event"), "");
 	for (ev = strtok_r(set, ",", &save); ev && !ret; ev = strtok_r(NULL, ",", &save)) {
 		char name[128];
 		int fd;
@@ -184,22 +184,22 @@ static int tp_begin(const char *events)
 			continue;
 		snprintf(name, sizeof(name), "%s%s", strchr(ev, ':') ? "" : "bpf:", ev);
 		/* one event per write, appended */
-		fd = open(TRACEFS "/set_event", O_WRONLY | O_APPEND);
+		fd = open(tracing("set_event"), O_WRONLY | O_APPEND);
 		if (fd < 0 || write(fd, name, strlen(name)) != (ssize_t)strlen(name))
 			ret = -errno;
 		if (fd >= 0)
 			close(fd);
 	}
 	if (!ret)
-		ret = write_file(TRACEFS "/tracing_on", "1");
+		ret = write_file(tracing("tracing_on"), "1");
 	return ret;
 }
 
 static char *tp_end(void)
 {
-	write_file(TRACEFS "/tracing_on", "0");
-	write_file(TRACEFS "/set_event", "");
-	return read_file(TRACEFS "/trace");
+	write_file(tracing("tracing_on"), "0");
+	write_file(tracing("set_event"), "");
+	return read_file(tracing("trace"));
 }
 
 /* The pid in the task column ("comm-pid" or "<...>-pid") of @at's line. */
@@ -875,7 +875,7 @@ TEST(prog_put_rcu)
 	close(fd);
 	/* the last put may run from a work item: give it a moment */
 	for (i = 0; i < 50; i++) {
-		trace = read_file(TRACEFS "/trace");
+		trace = read_file(tracing("trace"));
 		if (!gate_on || strstr(trace, " bpf_prog_put_rcu: "))
 			break;
 		usleep(20000);
@@ -1904,7 +1904,7 @@ TEST(random_bad_attributes_one_record_each)
 
 	srandom(26);
 	TP_BEGIN(FAIL_EVENTS);
-	marker = open(TRACEFS "/trace_marker", O_WRONLY);
+	marker = open(tracing("trace_marker"), O_WRONLY);
 	ASSERT_LE(0, marker);
 	for (i = 0; i < RANDOM_CALLS; i++) {
 		int cmd = i % 3 == 0 ? BPF_PROG_LOAD : i % 3 == 1 ? BPF_MAP_CREATE :
@@ -2072,7 +2072,7 @@ TEST(xdp_exception)
 	ASSERT_EQ(0, send_frame("tpv0")) TH_LOG("AF_PACKET send: %s", strerror(errno));
 	/* the peer runs XDP from NAPI: give it a moment */
 	for (i = 0; i < 100; i++) {
-		trace = read_file(TRACEFS "/trace");
+		trace = read_file(tracing("trace"));
 		if (strstr(trace, " xdp_exception: "))
 			break;
 		usleep(20000);
@@ -2565,7 +2565,7 @@ static char *trace_copy(struct __test_metadata *_metadata)
 	if (!gate_on)
 		return NULL;
 	trace = tp_end();
-	EXPECT_NE(NULL, trace) TH_LOG("could not read " TRACEFS "/trace");
+	EXPECT_NE(NULL, trace) TH_LOG("could not read %s", tracing("trace"));
 	return strdup(trace ?: "");
 }
 
@@ -2961,7 +2961,7 @@ static bool trace_gets(const char *const *want)
 	int tries, i;
 
 	for (tries = 0; tries < 300; tries++) {
-		const char *trace = read_file(TRACEFS "/trace");
+		const char *trace = read_file(tracing("trace"));
 
 		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
 			;
@@ -3057,7 +3057,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	want[11] = strdup(fmt("bpf_prog_put_rcu: prog=%s type=TRACEPOINT id=%lld name=count_creates\n",
 			      tag, prog_id));
 	want[12] = NULL;
-	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", read_file(TRACEFS "/trace"));
+	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", read_file(tracing("trace")));
 	trace = tp_end();
 	ASSERT_NE(NULL, trace);
 	/* in order: the BTF first, the maps made with it, the program, its link */
@@ -3223,6 +3223,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--sock-example"))
 		return sock_example(atoi(argv[2]), argv[3]);
 	bpf_tracepoints_host_setup();
+	bpf_tracepoints_instance();
 	gate_expected = getenv("BPF_TRACEPOINTS_EXPECT");
 	gate_on = expect_gate_on();
 	return test_harness_run(argc, argv);
