@@ -190,16 +190,27 @@ static int tp_begin(const char *events)
 		if (fd >= 0)
 			close(fd);
 	}
+	/* the test's children, for trace_read() */
+	if (!ret && gate_on) {
+		int fd = open(tracing("set_event"), O_WRONLY | O_APPEND);
+
+		if (fd < 0 || write(fd, "sched:sched_process_fork", 24) != 24)
+			ret = -errno;
+		if (fd >= 0)
+			close(fd);
+	}
 	if (!ret)
 		ret = write_file(tracing("tracing_on"), "1");
 	return ret;
 }
 
+static char *trace_read(void);
+
 static char *tp_end(void)
 {
 	write_file(tracing("tracing_on"), "0");
 	write_file(tracing("set_event"), "");
-	return read_file(tracing("trace"));
+	return trace_read();
 }
 
 /* The pid in the task column ("comm-pid" or "<...>-pid") of @at's line. */
@@ -214,6 +225,152 @@ static pid_t task_pid(const char *trace, const char *at)
 	while (col > at && col[-1] != '-')
 		col--;
 	return col > at ? atoi(col) : -1;
+}
+
+/*
+ * The objects the test made, by kind ('m'ap, 'p'rog, 'l'ink, 'b'tf) and
+ * id: map_desc() and prog_desc() add theirs, tests their links' and
+ * BTF's (tp_own()).
+ */
+static struct { char kind; __u32 id; } owned[256];
+static int nr_owned;
+
+static void tp_own(char kind, __u32 id)
+{
+	if (nr_owned < (int)ARRAY_SIZE(owned)) {
+		owned[nr_owned].kind = kind;
+		owned[nr_owned++].id = id;
+	}
+}
+
+static bool is_owned(char kind, __u32 id)
+{
+	int i;
+
+	for (i = 0; i < nr_owned; i++)
+		if (owned[i].kind == kind && owned[i].id == id)
+			return true;
+	return false;
+}
+
+/* The kind of object a trace line's "id=" is: from obj=, else its event's name. */
+static char line_kind(const char *line, const char *end)
+{
+	const char *ev = strstr(line, ": "), *obj = strstr(line, " obj=");
+	char name[64];
+
+	if (obj && obj < end)
+		return obj[5];
+	if (!ev || ev > end)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(ev + 2, ":\n"), ev + 2);
+	if (strstr(name, "link"))
+		return 'l';
+	if (strstr(name, "btf"))
+		return 'b';
+	if (strstr(name, "prog") || strstr(name, "xdp"))
+		return 'p';
+	if (strstr(name, "map"))
+		return 'm';
+	return 0;
+}
+
+/* The number after @field ("id=") in the line [line, end), or -1. */
+static long long line_field(const char *line, const char *end, const char *field)
+{
+	const char *at = strstr(line, field);
+
+	return at && at < end ? strtoll(at + strlen(field), NULL, 10) : -1;
+}
+
+/*
+ * Whether the line [line, end) was recorded in an interrupt (its flags
+ * column, "..s.." or "d.h..": softirq, hardirq, NMI), where the task
+ * column names whichever task the interrupt came upon.
+ */
+static bool line_in_irq(const char *line, const char *end)
+{
+	const char *cpu = strstr(line, "] "), *flags;
+	size_t len;
+
+	if (!cpu || cpu > end)
+		return false;
+	flags = cpu + 2;
+	len = strcspn(flags, "\n ");
+	return memchr(flags, 's', len) || memchr(flags, 'h', len) ||
+	       memchr(flags, 'H', len) || memchr(flags, 'z', len);
+}
+
+/*
+ * The trace of the test's own instance, cut to the test's lines: the
+ * machine is shared (a systemd, a monitoring agent: qemu/init's
+ * neighbour mode plays one), and their objects' events land in every
+ * buffer that enables the event. A line is the test's when its task is
+ * the test or one it forked (the sched_process_fork lines tp_begin()
+ * records), outside an interrupt, or when it names an object the test
+ * made: one it owns (tp_own()) or one that such a line named, as the
+ * frees a kworker or an RCU callback records do. The fork lines and
+ * tracefs's # header go; so does a line of no task of the test's that
+ * names no object of its.
+ */
+static char *trace_read(void)
+{
+	static char out[TRACE_BUF_SIZE];
+	static pid_t pids[1024];
+	char *trace = read_file(tracing("trace")), *line, *end;
+	size_t len = 0;
+	int nr_pids = 1, pass, i;
+
+	if (!trace)
+		return NULL;
+	pids[0] = getpid();
+	out[0] = '\0';
+	/* pass 0: the test's tasks, and the objects their lines name */
+	for (pass = 0; pass < 2; pass++) {
+		for (line = trace; *line; line = *end ? end + 1 : end) {
+			const char *fork = strstr(line, " sched_process_fork: ");
+			pid_t pid = task_pid(trace, line);
+			long long id, prog_id;
+			bool mine = false;
+			char kind;
+
+			end = line + strcspn(line, "\n");
+			if (*line == '#')
+				continue;
+			for (i = 0; i < nr_pids && !mine; i++)
+				mine = pid == pids[i];
+			mine = mine && !line_in_irq(line, end);
+			if (fork && fork < end) {
+				long long parent = line_field(fork, end, " pid=");
+				long long child = line_field(fork, end, "child_pid=");
+
+				for (i = 0; pass == 0 && i < nr_pids; i++)
+					if (pids[i] == parent && nr_pids < (int)ARRAY_SIZE(pids))
+						pids[nr_pids++] = child;
+				continue;
+			}
+			kind = line_kind(line, end);
+			id = line_field(line, end, " id=");
+			prog_id = line_field(line, end, "prog_id=");
+			if (pass == 0) {
+				if (mine && kind && id >= 0 && !is_owned(kind, id))
+					tp_own(kind, id);
+				if (mine && prog_id >= 0 && !is_owned('p', prog_id))
+					tp_own('p', prog_id);
+				continue;
+			}
+			if (!mine && !(kind && id >= 0 && is_owned(kind, id)) &&
+			    !(prog_id >= 0 && is_owned('p', prog_id)))
+				continue;
+			if (len + (end - line) + 2 < sizeof(out)) {
+				memcpy(out + len, line, end - line);
+				len += end - line;
+				out[len++] = '\n';
+				out[len] = '\0';
+			}
+		}
+	}
+	return out;
 }
 
 static char *fmt(const char *f, ...)
@@ -385,6 +542,7 @@ static int map_desc(int fd, struct map_desc *d)
 		return -1;
 	snprintf(d->type, sizeof(d->type), "%s", map_type_name(info.type));
 	d->id = info.id;
+	tp_own('m', info.id);
 	memcpy(d->name, info.name, sizeof(d->name));
 	d->key_size = info.key_size;
 	d->value_size = info.value_size;
@@ -404,6 +562,7 @@ static int prog_desc(int fd, struct prog_desc *d)
 		sprintf(d->tag + 2 * i, "%02x", info.tag[i]);
 	snprintf(d->type, sizeof(d->type), "%s", prog_type_name(info.type));
 	d->id = info.id;
+	tp_own('p', info.id);
 	memcpy(d->name, info.name, sizeof(d->name));
 	return 0;
 }
@@ -589,6 +748,8 @@ static long long update_record_bytes(struct __test_metadata *_metadata, unsigned
 	EXPECT_NE(NULL, val);
 	if (fd < 0 || !val)
 		return -1;
+	/* the buffer's counters: the test's task's records alone */
+	EXPECT_EQ(0, write_file(tracing("set_event_pid"), fmt("%d", getpid())));
 	EXPECT_EQ(0, tp_begin("bpf_map_update_elem"));
 	bytes = ring_counter("bytes:");
 	entries = ring_counter("entries:");
@@ -596,6 +757,7 @@ static long long update_record_bytes(struct __test_metadata *_metadata, unsigned
 	entries = ring_counter("entries:") - entries;
 	bytes = ring_counter("bytes:") - bytes;
 	tp_end();
+	write_file(tracing("set_event_pid"), "");
 	free(val);
 	close(fd);
 	EXPECT_EQ(gate_on, entries) TH_LOG("%lld records for one update", entries);
@@ -875,7 +1037,7 @@ TEST(prog_put_rcu)
 	close(fd);
 	/* the last put may run from a work item: give it a moment */
 	for (i = 0; i < 50; i++) {
-		trace = read_file(tracing("trace"));
+		trace = trace_read();
 		if (!gate_on || strstr(trace, " bpf_prog_put_rcu: "))
 			break;
 		usleep(20000);
@@ -1382,13 +1544,13 @@ static int sys_obj_at(int cmd, int dirfd, int fd, const char *path)
 }
 
 /*
- * Whether bpf(2) takes BPF_F_PATH_FD, asked of the kernel: a pin with it
+ * Whether bpf(2) takes BPF_F_PATH_FD, asked of the kernel: a get with it
  * and no path fails on the path (EFAULT), and where the flag is unknown
- * on the flag (EINVAL).
+ * on the flag (EINVAL). (A pin would fail on its fd first: EINVAL.)
  */
 static bool has_path_fd(void)
 {
-	return sys_obj_at(BPF_OBJ_PIN, -1, -1, NULL) < 0 && errno != EINVAL;
+	return sys_obj_at(BPF_OBJ_GET, -1, 0, NULL) < 0 && errno != EINVAL;
 }
 
 /* Relative to a directory fd the events show the path as given. */
@@ -1507,6 +1669,7 @@ TEST(obj_pin_get_link)
 	link = sys_xdp_link_create(prog, if_nametoindex("lo"), XDP_FLAGS_SKB_MODE);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
+	tp_own('l', info.id);
 	ASSERT_EQ(p.id, info.prog_id);
 	TP_BEGIN("bpf_obj_pin_link,bpf_obj_get_link");
 	ASSERT_EQ(0, sys_obj_pin(link, path)) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
@@ -1589,6 +1752,7 @@ TEST(btf_load_free)
 	fd = sys_btf_load(&size);
 	ASSERT_LE(0, fd) TH_LOG("BPF_BTF_LOAD: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(fd, &info, sizeof(info)));
+	tp_own('b', info.id);
 	close(fd);
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_btf_load: btf id=%u size=%u ufd=%d", info.id, size, fd));
@@ -1634,6 +1798,7 @@ TEST(link_lifecycle)
 	link = sys_xdp_link_create(prog, if_nametoindex("lo"), XDP_FLAGS_SKB_MODE);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
+	tp_own('l', info.id);
 	ASSERT_EQ(0, sys_link_update(link, prog2, prog, BPF_F_REPLACE))
 		TH_LOG("BPF_LINK_UPDATE: %s", strerror(errno));
 	/* the old program is no longer the link's: a replace of it fails */
@@ -1673,6 +1838,7 @@ TEST(raw_tracepoint_link)
 	link = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
+	tp_own('l', info.id);
 	close(link);
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target=sched_switch target_id=0",
@@ -2072,7 +2238,7 @@ TEST(xdp_exception)
 	ASSERT_EQ(0, send_frame("tpv0")) TH_LOG("AF_PACKET send: %s", strerror(errno));
 	/* the peer runs XDP from NAPI: give it a moment */
 	for (i = 0; i < 100; i++) {
-		trace = read_file(tracing("trace"));
+		trace = trace_read();
 		if (strstr(trace, " xdp_exception: "))
 			break;
 		usleep(20000);
@@ -2368,8 +2534,10 @@ static int big_values(const char *out)
 
 /*
  * Commit a67edbf4fb6d's own demonstration: perf record -a -e 'bpf:*' around
- * sock_example, then perf script. The off kernel has no such events:
- * perf refuses the event list, and the workload runs all the same.
+ * sock_example, then perf script; here without -a, the workload's tasks
+ * alone, as the machine's other tasks' events would crowd them out. The
+ * off kernel has no such events: perf refuses the event list, and the
+ * workload runs all the same.
  */
 TEST_F_TIMEOUT(tools, perf_record, 300)
 {
@@ -2385,7 +2553,7 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 	ASSERT_EQ(0, system("perf version >/dev/null 2>&1"))
 		TH_LOG("perf is installed but does not run (a missing library?)");
 	if (!gate_on) {
-		ASSERT_NE(0, system(fmt("perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- true "
+		ASSERT_NE(0, system(fmt("perf record -q -e 'bpf:*' -o %1$s/perf.data -- true "
 					">%1$s/perf.log 2>&1", tmpdir)));
 		script = read_file(tmp_file("perf.log"));
 		ASSERT_TRUE(strstr(script, "event syntax error") ||
@@ -2395,7 +2563,7 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd %1$s && perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- "
+		 "cd %1$s && perf record -q -e 'bpf:*' -o %1$s/perf.data -- "
 		 "sh -c '%2$s --sock-example 2 %1$s/want && %2$s --big-values %1$s/big' "
 		 ">%1$s/perf.log 2>&1 && cat %1$s/big >> %1$s/want && "
 		 "perf script -i %1$s/perf.data >%1$s/perf.script 2>>%1$s/perf.log",
@@ -2961,7 +3129,7 @@ static bool trace_gets(const char *const *want)
 	int tries, i;
 
 	for (tries = 0; tries < 300; tries++) {
-		const char *trace = read_file(tracing("trace"));
+		const char *trace = trace_read();
 
 		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
 			;
@@ -3057,7 +3225,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	want[11] = strdup(fmt("bpf_prog_put_rcu: prog=%s type=TRACEPOINT id=%lld name=count_creates\n",
 			      tag, prog_id));
 	want[12] = NULL;
-	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", read_file(tracing("trace")));
+	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", trace_read());
 	trace = tp_end();
 	ASSERT_NE(NULL, trace);
 	/* in order: the BTF first, the maps made with it, the program, its link */
