@@ -37,7 +37,7 @@ tree_results = $(foreach r,make make-boots make-mutants mutants series gates bis
 		   make-debug debug stress-debug neighbour, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
 	       $(foreach k,on off debug,$(1)/boot-$(k)=$(OUT)/logs/$(1)/$(k).boot) \
-	       $(1)/on=$(OUT)/logs/$(1)/on-neighbour.out $(1)/boot-neighbour=$(OUT)/logs/$(1)/on-neighbour.boot
+	       $(1)/on-neighbour=$(OUT)/logs/$(1)/on-neighbour.out $(1)/boot-neighbour=$(OUT)/logs/$(1)/on-neighbour.boot
 # (-icount counts one vCPU thread's instructions: single-threaded TCG)
 icount	= ACCEL=tcg TCG_THREAD=single QEMU_EXTRA="-icount shift=0,sleep=off"
 # Host-side results are kept by their inputs (scripts/cached.sh, the walk)
@@ -161,7 +161,7 @@ rerun: kernels initramfs
 # that did not start fails). make test boots it on the on kernels.
 neighbour: kernels initramfs
 	@$(MAKE) -s neighbour-guest
-	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on=$(LOGS)/on-neighbour.out \
+	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on-neighbour=$(LOGS)/on-neighbour.out \
 		$(KVER)/boot-neighbour=$(LOGS)/on-neighbour.boot $(KVER)/neighbour=$(LOGS)/neighbour.out
 
 neighbour-guest:
@@ -275,18 +275,15 @@ fresh_logs = rm -rf $(OUT)/logs/$(1); mkdir -p $(OUT)/logs/$(1)
 # and take what those leave idle (a link, make's walk, a config); their
 # other steps (extraction, checkpatch) at 9. The default tree's walk, which
 # the debug kernel waits for, keeps the cores it can use. Their kernels
-# boot once their host steps are done, while their debug kernel is built
-# and booted, and then their mutants run (they patch the tree it builds).
+# boot once their host steps are done, one at a time, while their debug
+# kernel is built and booted, and then their mutants run (they patch the
+# tree it builds).
 #
 # Jobs a script starts with & ignore SIGINT: an interrupt or a TERM stops
 # the whole process group with TERM (the walk and the gates put their
 # trees back on it).
 OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 OTHER_NICE := 9
-# 1 once the debug kernel's step and the default tree's mutants are over
-# (their results are written last): the other trees' kernels then boot
-# side by side
-debug_done = $$([ -e $(LOGS_DEBUG)/make-debug.out ] && [ -e $(LOGS_DEBUG)/make-mutants.out ] && echo 1 || echo 0)
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
@@ -297,7 +294,7 @@ test:
 	{ $(call debug,$(DEBUG_TREE)); $(call mutants,$(DEBUG_TREE)); } & \
 	$(call boots,$(DEBUG_TREE),0); \
 	$(if $(OTHER_TREES),wait $$others; $(foreach k,$(OTHER_TREES),\
-		{ $(call debug,$(k)); $(call mutants,$(k)); } & $(call boots,$(k),$(debug_done));)) wait
+		{ $(call debug,$(k)); $(call mutants,$(k)); } & $(call boots,$(k),0);)) wait
 	@$(foreach k,$(TREES),$(MAKE) -s compare-debug KVER=$(k) RIG_KEEP_GOING=1;)
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@MANIFEST=qemu/manifest qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
@@ -306,7 +303,7 @@ test:
 # The manifest of the tests each guest run reports (qemu/manifest), written
 # from the last make test's logs: review its diff before committing it.
 manifest:
-	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
+	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug on-neighbour,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
 		> qemu/manifest.new
 	@mv qemu/manifest.new qemu/manifest
 	@git diff --stat -- qemu/manifest

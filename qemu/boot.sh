@@ -37,8 +37,8 @@ mkdir -p "$logdir"
 console=$logdir/$name.console.log
 out=$logdir/$name.out
 # nothing of an earlier boot of this name may be read as this one's
-rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log" "$console" "$out" \
-	"$logdir/$name.stale-int3.console.log" "$logdir/$name.stale-int3.out"
+rm -f "$logdir/$name.boot" "$logdir/$name.qemu.log" "$console" "$out" "$logdir/$name.seconds" \
+	"$logdir/$name.stale-int3.console.log"* "$logdir/$name.stale-int3.out"
 if [ ! -f "$kernel" ]; then
 	# a build that failed deletes its image: say so, not qemu's complaint
 	echo "boot: $name: no kernel at $kernel (did its build fail?)" >&2
@@ -138,11 +138,22 @@ if [ "$accel" = tcg ]; then
 	[ "$TCG_THREAD" = single ] || race_args=BPF_TRACEPOINTS_RACE_UNTIL_WINDOW=1
 	# shellcheck disable=SC2086 # two arguments, or none; one, or none
 	(qemu "$accel" $tsc_args $race_args "$@") || rc=$?
+	stale=
 	if [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ] &&
-	   stale=$("$(dirname "$0")/stale-int3.sh" "$console"); then
+	   grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#' "$console" 2>/dev/null &&
+	   ! stale=$("$(dirname "$0")/stale-int3.sh" "$console"); then
+		echo "boot: $name: an int3 Oops, not QEMU's stale one: $stale"
+		stale=
+	fi
+	if [ -n "$stale" ]; then
 		mv "$console" "$logdir/$name.stale-int3.console.log"
 		mv "$out" "$logdir/$name.stale-int3.out" 2>/dev/null || true
-		rebooted="; first under $accel: QEMU's $stale (docs/int3-oops.md, log: $name.stale-int3.console.log)"
+		# what the first boot's tests had failed (the one the Oops
+		# killed among them) is named, not lost: the second boot runs
+		# them all again
+		failed=$(tr -d '\r' < "$logdir/$name.stale-int3.out" 2>/dev/null |
+			sed -n 's/^\(# \)*not ok [0-9]* \([^ ]*\).*/\2/p' | sort -u | tr '\n' ' ')
+		rebooted="; first under $accel: QEMU's $stale (docs/int3-oops.md, log: $name.stale-int3.console.log${failed:+; its tests that failed: ${failed% }})"
 		echo "boot: $name: $stale under $accel: QEMU's defect (docs/int3-oops.md); booting again single-threaded"
 		accel=tcg,thread=single rc=0
 		# shellcheck disable=SC2086

@@ -7,29 +7,36 @@
 # (QEMU 7.2 at once, 10.0.2 seldom). A real int3 (0xcc still there), an
 # int3 that is not the first splat, or a log without its Code line is
 # not this, and stays the guest's failure.
+# Only the int3 report's own lines are read, from its header to its Call
+# Trace: a report cut short must not lend a later one's RIP and Code.
 # Prints "stale int3 at RIP: memory holds XX there" and exits 0, or exits
 # 1 and prints why not.
 # Usage: stale-int3.sh CONSOLE-LOG
 set -eu
 
 console=${1:?usage: stale-int3.sh CONSOLE-LOG}
-# boot.sh's splats, the serial's CRs and timestamps taken out
+# boot.sh's splats; the serial's CRs and the timestamps taken out (into a
+# file: dash's echo would read backslashes in the log as escapes)
 splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:|int3: [0-9a-f]{4} \[#'
-log=$(tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //')
-first=$(echo "$log" | grep -En "$splat" | head -1 || true)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //' > "$log"
+first=$(grep -En "$splat" "$log" | head -1 || true)
 case $first in
 *int3:\ [0-9a-f][0-9a-f][0-9a-f][0-9a-f]\ \[#1\]*) ;;
 "") echo "no splat"; exit 1 ;;
 *) echo "the first splat is not an int3 Oops: ${first#*:}"; exit 1 ;;
 esac
 line=${first%%:*}
-report=$(echo "$log" | sed -n "$line,\$p")
-rip=$(echo "$report" | sed -n 's/^RIP: 0010:\([^ ]*\).*/\1/p' | head -1)
-code=$(echo "$report" | sed -n 's/^Code: //p' | head -1)
+# the report: its header, up to the next splat line (its Call Trace)
+next=$(sed -n "$((line + 1)),\$p" "$log" | grep -Enm1 "$splat" | cut -d: -f1 || true)
+last=$((line + ${next:-40}))
+rip=$(sed -n "$line,${last}s/^RIP: 0010:\([^ ]*\).*/\1/p" "$log" | head -1)
+code=$(sed -n "$line,${last}s/^Code: //p" "$log" | head -1)
 # "... 66 <90> c3 ...": the byte before the marked one
-before=$(echo "$code" | sed -n 's/.*\([0-9a-f][0-9a-f]\) <[0-9a-f][0-9a-f]>.*/\1/p')
+before=$(printf '%s\n' "$code" | sed -n 's/.*\([0-9a-f][0-9a-f]\) <[0-9a-f][0-9a-f]>.*/\1/p')
 if [ -z "$rip" ] || [ -z "$before" ]; then
-	echo "an int3 Oops without its RIP or Code line"
+	echo "an int3 Oops without its RIP or Code line before its Call Trace"
 	exit 1
 fi
 if [ "$before" = cc ]; then

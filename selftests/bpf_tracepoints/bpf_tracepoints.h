@@ -212,7 +212,7 @@ static inline char *read_into(const char *path, char *buf, size_t size)
  * whose point is the global switches), or an instance of its own
  * (bpf_tracepoints_instance(): the tests).
  */
-static char tracing_dir[PATH_MAX] = TRACEFS;
+static char tracing_dir[128] = TRACEFS;
 
 /* @file of the buffer the program traces into ("trace", "set_event"...) */
 static inline const char *tracing(const char *file)
