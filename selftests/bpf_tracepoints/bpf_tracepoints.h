@@ -356,10 +356,24 @@ static inline void bpf_tracepoints_instance(void)
 {
 	snprintf(tracing_dir, sizeof(tracing_dir), TRACEFS "/instances/bpf_tracepoints-%d",
 		 (int)getpid());
+	static const char * const options[] = {
+		/* the columns the tests read, whatever the machine's defaults */
+		"options/irq-info=1", "options/context-info=1", "options/latency-format=0",
+		"options/markers=1", "options/overwrite=1", "buffer_size_kb=4096",
+	};
+	char file[64];
+	size_t i;
+
 	if (mkdir(tracing_dir, 0700))
 		ksft_exit_fail_msg("cannot make the tracefs instance %s: %s\n", tracing_dir,
 				   strerror(errno));
 	atexit(tracing_instance_remove);
+	/* an instance starts with the machine's trace options */
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		snprintf(file, sizeof(file), "%.*s", (int)strcspn(options[i], "="), options[i]);
+		if (write_file(tracing(file), strchr(options[i], '=') + 1))
+			ksft_exit_fail_msg("cannot set %s in %s\n", options[i], tracing_dir);
+	}
 }
 
 /* bpf(2) commands, each returning what the syscall returned. */

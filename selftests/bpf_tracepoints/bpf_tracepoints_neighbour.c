@@ -5,8 +5,9 @@
  * tests share. Pinned to one CPU, until SIGTERM it creates, updates,
  * looks up and frees hash maps, and loads socket filters, attaches each
  * to a socket and frees them, all named nb_*. Prints "neighbour:
- * running" once a first round worked, and at SIGTERM its rounds; exits
- * 0, or 1 at the first failed command (named) or if it could not start.
+ * running" once a first round worked, "neighbour: at round N" at each
+ * SIGUSR1, and at SIGTERM its rounds; exits 0, or 1 at the first failed
+ * command (named) or if it could not start.
  *
  * Usage: bpf_tracepoints_neighbour CPU
  */
@@ -14,12 +15,15 @@
 #include <signal.h>
 #include "bpf_tracepoints.h"
 
-/* Whether a SIGTERM, blocked from the start, is waiting. */
-static bool term_pending(void)
+/* Whether @sig, blocked from the start, is waiting; taken if so. */
+static bool took(int sig)
 {
-	sigset_t pending;
+	struct timespec now = { 0, 0 };
+	sigset_t set;
 
-	return !sigpending(&pending) && sigismember(&pending, SIGTERM) == 1;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	return sigtimedwait(&set, NULL, &now) == sig;
 }
 
 /* One round: a map's life and a program's, attached. 0, or -errno. */
@@ -65,12 +69,13 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &term, NULL);
 	if (pin_to_cpu(cpu)) {
 		fprintf(stderr, "neighbour: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
 		return 1;
 	}
-	while (!term_pending()) {
+	while (!took(SIGTERM)) {
 		ret = round_once(rounds);
 		if (ret) {
 			printf("neighbour: round %llu failed: %s\n", rounds, strerror(-ret));
@@ -78,6 +83,8 @@ int main(int argc, char **argv)
 		}
 		if (!rounds++)
 			printf("neighbour: running on CPU %d\n", sched_getcpu());
+		if (took(SIGUSR1))
+			printf("neighbour: at round %llu\n", rounds);
 	}
 	printf("neighbour: %llu rounds on CPU %d\n", rounds, cpu);
 	return 0;

@@ -171,6 +171,9 @@ static int tp_begin(const char *events)
 	 */
 	if (!ret)
 		ret = write_file(tracing("trace_clock"), "counter");
+	/* no pid filter left by a test that was killed */
+	if (!ret)
+		ret = write_file(tracing("set_event_pid"), "");
 	if (!ret)
 		ret = write_file(tracing("trace"), "");
 	snprintf(set, sizeof(set), "%s", events);
@@ -253,17 +256,26 @@ static bool is_owned(char kind, __u32 id)
 	return false;
 }
 
-/* The kind of object a trace line's "id=" is: from obj=, else its event's name. */
-static char line_kind(const char *line, const char *end)
+/* The event's name of a trace line ("bpf_map_create"), into @name. */
+static void line_event(const char *line, char *name, size_t size)
 {
-	const char *ev = strstr(line, ": "), *obj = strstr(line, " obj=");
+	const char *ev = strstr(line, ": ");
+
+	snprintf(name, size, "%.*s", ev ? (int)strcspn(ev + 2, ":") : 0, ev ? ev + 2 : "");
+}
+
+/* The kind of object a trace line's " id=" is: from obj=, else its event's name. */
+static char line_kind(const char *line)
+{
+	const char *obj = strstr(line, " obj=");
 	char name[64];
 
-	if (obj && obj < end)
-		return obj[5];
-	if (!ev || ev > end)
-		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(ev + 2, ":\n"), ev + 2);
+	if (obj) {
+		obj += 5;
+		return !strncmp(obj, "map ", 4) ? 'm' : !strncmp(obj, "prog ", 5) ? 'p' :
+		       !strncmp(obj, "link ", 5) ? 'l' : !strncmp(obj, "btf ", 4) ? 'b' : 0;
+	}
+	line_event(line, name, sizeof(name));
 	if (strstr(name, "link"))
 		return 'l';
 	if (strstr(name, "btf"))
@@ -275,30 +287,45 @@ static char line_kind(const char *line, const char *end)
 	return 0;
 }
 
-/* The number after @field ("id=") in the line [line, end), or -1. */
-static long long line_field(const char *line, const char *end, const char *field)
+/*
+ * Whether the line's event is one the kernel records outside the task
+ * that caused it: a last put or free (a kworker, an RCU callback), or
+ * XDP's from NAPI. Only these are the test's by the object they name.
+ */
+static bool line_deferred(const char *line)
+{
+	static const char * const deferred[] = {
+		"bpf_map_free", "bpf_prog_put_rcu", "bpf_btf_free", "bpf_link_free",
+		"xdp_exception",
+	};
+	char name[64];
+	size_t i;
+
+	line_event(line, name, sizeof(name));
+	for (i = 0; i < ARRAY_SIZE(deferred); i++)
+		if (!strcmp(name, deferred[i]))
+			return true;
+	return false;
+}
+
+/* The number after @field (" id=") in @line, or -1. */
+static long long line_field(const char *line, const char *field)
 {
 	const char *at = strstr(line, field);
 
-	return at && at < end ? strtoll(at + strlen(field), NULL, 10) : -1;
+	return at ? strtoll(at + strlen(field), NULL, 10) : -1;
 }
 
 /*
- * Whether the line [line, end) was recorded in an interrupt (its flags
- * column, "..s.." or "d.h..": softirq, hardirq, NMI), where the task
- * column names whichever task the interrupt came upon.
+ * Whether @line was recorded in an interrupt (the third character of its
+ * flags column, "..s.." or "d.h..": softirq, hardirq, NMI), where the
+ * task column names whichever task the interrupt came upon.
  */
-static bool line_in_irq(const char *line, const char *end)
+static bool line_in_irq(const char *line)
 {
-	const char *cpu = strstr(line, "] "), *flags;
-	size_t len;
+	const char *cpu = strstr(line, "] ");
 
-	if (!cpu || cpu > end)
-		return false;
-	flags = cpu + 2;
-	len = strcspn(flags, "\n ");
-	return memchr(flags, 's', len) || memchr(flags, 'h', len) ||
-	       memchr(flags, 'H', len) || memchr(flags, 'z', len);
+	return cpu && strlen(cpu + 2) > 2 && cpu[4] != ' ' && strchr("shHzZ", cpu[4]);
 }
 
 /*
@@ -307,51 +334,56 @@ static bool line_in_irq(const char *line, const char *end)
  * neighbour mode plays one), and their objects' events land in every
  * buffer that enables the event. A line is the test's when its task is
  * the test or one it forked (the sched_process_fork lines tp_begin()
- * records), outside an interrupt, or when it names an object the test
- * made: one it owns (tp_own()) or one that such a line named, as the
- * frees a kworker or an RCU callback records do. The fork lines and
- * tracefs's # header go; so does a line of no task of the test's that
- * names no object of its.
+ * records), outside an interrupt; or when it is a free, a last put or
+ * XDP's (recorded wherever the kernel does it) of an object the test
+ * made: one it owns (tp_own()) or one that the test's lines named. The
+ * fork lines and tracefs's # header go. The file is read a line at a
+ * time, twice (the test's tasks and objects, then its lines), with no
+ * cap but the result's.
  */
 static char *trace_read(void)
 {
 	static char out[TRACE_BUF_SIZE];
 	static pid_t pids[1024];
-	char *trace = read_file(tracing("trace")), *line, *end;
-	size_t len = 0;
+	size_t len = 0, cap = 0;
 	int nr_pids = 1, pass, i;
+	char *line = NULL;
+	ssize_t n;
+	FILE *f;
 
-	if (!trace)
-		return NULL;
 	pids[0] = getpid();
 	out[0] = '\0';
-	/* pass 0: the test's tasks, and the objects their lines name */
 	for (pass = 0; pass < 2; pass++) {
-		for (line = trace; *line; line = *end ? end + 1 : end) {
+		f = fopen(tracing("trace"), "r");
+		if (!f) {
+			free(line);
+			return NULL;
+		}
+		while ((n = getline(&line, &cap, f)) > 0) {
 			const char *fork = strstr(line, " sched_process_fork: ");
-			pid_t pid = task_pid(trace, line);
 			long long id, prog_id;
 			bool mine = false;
+			pid_t pid;
 			char kind;
 
-			end = line + strcspn(line, "\n");
-			if (*line == '#')
+			if (line[0] == '#')
 				continue;
+			pid = task_pid(line, line);
 			for (i = 0; i < nr_pids && !mine; i++)
 				mine = pid == pids[i];
-			mine = mine && !line_in_irq(line, end);
-			if (fork && fork < end) {
-				long long parent = line_field(fork, end, " pid=");
-				long long child = line_field(fork, end, "child_pid=");
+			mine = mine && !line_in_irq(line);
+			if (fork) {
+				long long parent = line_field(fork, " pid=");
+				long long child = line_field(fork, " child_pid=");
 
 				for (i = 0; pass == 0 && i < nr_pids; i++)
 					if (pids[i] == parent && nr_pids < (int)ARRAY_SIZE(pids))
 						pids[nr_pids++] = child;
 				continue;
 			}
-			kind = line_kind(line, end);
-			id = line_field(line, end, " id=");
-			prog_id = line_field(line, end, "prog_id=");
+			kind = line_kind(line);
+			id = line_field(line, " id=");
+			prog_id = line_field(line, " prog_id=");
 			if (pass == 0) {
 				if (mine && kind && id >= 0 && !is_owned(kind, id))
 					tp_own(kind, id);
@@ -359,17 +391,19 @@ static char *trace_read(void)
 					tp_own('p', prog_id);
 				continue;
 			}
-			if (!mine && !(kind && id >= 0 && is_owned(kind, id)) &&
-			    !(prog_id >= 0 && is_owned('p', prog_id)))
+			if (!mine && !(line_deferred(line) &&
+				       ((kind && id >= 0 && is_owned(kind, id)) ||
+					(prog_id >= 0 && is_owned('p', prog_id)))))
 				continue;
-			if (len + (end - line) + 2 < sizeof(out)) {
-				memcpy(out + len, line, end - line);
-				len += end - line;
-				out[len++] = '\n';
+			if (len + n + 1 < sizeof(out)) {
+				memcpy(out + len, line, n);
+				len += n;
 				out[len] = '\0';
 			}
 		}
+		fclose(f);
 	}
+	free(line);
 	return out;
 }
 
