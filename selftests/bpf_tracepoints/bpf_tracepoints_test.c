@@ -782,9 +782,9 @@ static long long update_record_bytes(struct __test_metadata *_metadata, unsigned
 	EXPECT_NE(NULL, val);
 	if (fd < 0 || !val)
 		return -1;
+	EXPECT_EQ(0, tp_begin("bpf_map_update_elem"));
 	/* the buffer's counters: the test's task's records alone */
 	EXPECT_EQ(0, write_file(tracing("set_event_pid"), fmt("%d", getpid())));
-	EXPECT_EQ(0, tp_begin("bpf_map_update_elem"));
 	bytes = ring_counter("bytes:");
 	entries = ring_counter("entries:");
 	EXPECT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, val, BPF_ANY));
