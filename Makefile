@@ -34,10 +34,9 @@ boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(
 	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
 tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress storm-int3 on off \
-		   make-debug debug stress-debug neighbour, \
+		   make-debug debug stress-debug, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
-	       $(foreach k,on off debug,$(1)/boot-$(k)=$(OUT)/logs/$(1)/$(k).boot) \
-	       $(1)/on-neighbour=$(OUT)/logs/$(1)/on-neighbour.out $(1)/boot-neighbour=$(OUT)/logs/$(1)/on-neighbour.boot
+	       $(foreach k,on off debug,$(1)/boot-$(k)=$(OUT)/logs/$(1)/$(k).boot)
 # (-icount counts one vCPU thread's instructions: single-threaded TCG)
 icount	= ACCEL=tcg TCG_THREAD=single QEMU_EXTRA="-icount shift=0,sleep=off"
 # Host-side results are kept by their inputs (scripts/cached.sh, the walk)
@@ -62,7 +61,7 @@ KVM_KEY	:= $(shell { uname -r; $(QEMU) --version 2>/dev/null | head -1; } | sha2
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test test-tree test-host test-boots neighbour neighbour-guest test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test test-tree test-host test-boots test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
@@ -154,21 +153,6 @@ rerun: kernels initramfs
 	@$(call boot,on,twice,-twice)
 	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on=$(LOGS)/on-twice.out
 
-# The installed suite twice in a row beside a noisy neighbour on the last
-# CPU (qemu/init's neighbour mode: bpf_tracepoints_neighbour makes and
-# frees maps and programs in a loop, as a machine's agents do): both runs
-# pass, and the neighbour ran through them (qemu/neighbour-check.sh: one
-# that did not start fails). make test boots it on the on kernels.
-neighbour: kernels initramfs
-	@$(MAKE) -s neighbour-guest
-	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on-neighbour=$(LOGS)/on-neighbour.out \
-		$(KVER)/boot-neighbour=$(LOGS)/on-neighbour.boot $(KVER)/neighbour=$(LOGS)/neighbour.out
-
-neighbour-guest:
-	@rm -f $(LOGS)/on-neighbour.out
-	@$(call timed,boot neighbour,$(call boot,on,neighbour,-neighbour)) || true
-	@qemu/neighbour-check.sh $(LOGS)/on-neighbour.out > $(LOGS)/neighbour.out $(keep_going)
-
 # One tree: host checks, then both kernels booted (side by side, unless
 # PARALLEL_BOOTS=0), every selftest on each. make test runs the two
 # halves apart, so that the debug kernel starts between them.
@@ -192,7 +176,6 @@ test-boots:
 	@$(call timed,int3 storm,qemu/storm-test.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) \
 		$(LOGS)/storm $(KVER)-on $(STORM_TEST_SECS) $(if $(filter 6.12,$(KVER)),stale)) \
 		> $(LOGS)/storm-int3.out $(keep_going)
-	@$(MAKE) -s neighbour-guest
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
 # selftest again, with panic_on_warn; its stress results must match; and
@@ -303,7 +286,7 @@ test:
 # The manifest of the tests each guest run reports (qemu/manifest), written
 # from the last make test's logs: review its diff before committing it.
 manifest:
-	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug on-neighbour,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
+	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
 		> qemu/manifest.new
 	@mv qemu/manifest.new qemu/manifest
 	@git diff --stat -- qemu/manifest

@@ -17,7 +17,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,6 +32,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,7 +162,7 @@ static int tp_begin(const char *events)
 	}
 	if (!gate_on && !strstr(events, "xdp:"))
 		return 0;
-	ret = write_file(tracing("tracing_on"), "0");
+	ret = write_file(TRACEFS "/tracing_on", "0");
 	/*
 	 * The order of the lines is the order of the events, whichever CPU
 	 * (a kworker's, an RCU callback's) recorded them: the local clock
@@ -170,15 +170,12 @@ static int tp_begin(const char *events)
 	 * no TSC) ties across CPUs fall anywhere.
 	 */
 	if (!ret)
-		ret = write_file(tracing("trace_clock"), "counter");
-	/* no pid filter left by a test that was killed */
+		ret = write_file(TRACEFS "/trace_clock", "counter");
 	if (!ret)
-		ret = write_file(tracing("set_event_pid"), "");
-	if (!ret)
-		ret = write_file(tracing("trace"), "");
+		ret = write_file(TRACEFS "/trace", "");
 	snprintf(set, sizeof(set), "%s", events);
 	if (!ret)
-		ret = write_file(tracing("set_event"), "");
+		ret = write_file(TRACEFS "/set_event", "");
 	for (ev = strtok_r(set, ",", &save); ev && !ret; ev = strtok_r(NULL, ",", &save)) {
 		char name[128];
 		int fd;
@@ -187,33 +184,22 @@ static int tp_begin(const char *events)
 			continue;
 		snprintf(name, sizeof(name), "%s%s", strchr(ev, ':') ? "" : "bpf:", ev);
 		/* one event per write, appended */
-		fd = open(tracing("set_event"), O_WRONLY | O_APPEND);
+		fd = open(TRACEFS "/set_event", O_WRONLY | O_APPEND);
 		if (fd < 0 || write(fd, name, strlen(name)) != (ssize_t)strlen(name))
 			ret = -errno;
 		if (fd >= 0)
 			close(fd);
 	}
-	/* the test's children, for trace_read() */
-	if (!ret && gate_on) {
-		int fd = open(tracing("set_event"), O_WRONLY | O_APPEND);
-
-		if (fd < 0 || write(fd, "sched:sched_process_fork", 24) != 24)
-			ret = -errno;
-		if (fd >= 0)
-			close(fd);
-	}
 	if (!ret)
-		ret = write_file(tracing("tracing_on"), "1");
+		ret = write_file(TRACEFS "/tracing_on", "1");
 	return ret;
 }
 
-static char *trace_read(void);
-
 static char *tp_end(void)
 {
-	write_file(tracing("tracing_on"), "0");
-	write_file(tracing("set_event"), "");
-	return trace_read();
+	write_file(TRACEFS "/tracing_on", "0");
+	write_file(TRACEFS "/set_event", "");
+	return read_file(TRACEFS "/trace");
 }
 
 /* The pid in the task column ("comm-pid" or "<...>-pid") of @at's line. */
@@ -230,183 +216,6 @@ static pid_t task_pid(const char *trace, const char *at)
 	return col > at ? atoi(col) : -1;
 }
 
-/*
- * The objects the test made, by kind ('m'ap, 'p'rog, 'l'ink, 'b'tf) and
- * id: map_desc() and prog_desc() add theirs, tests their links' and
- * BTF's (tp_own()).
- */
-static struct { char kind; __u32 id; } owned[256];
-static int nr_owned;
-
-static void tp_own(char kind, __u32 id)
-{
-	if (nr_owned < (int)ARRAY_SIZE(owned)) {
-		owned[nr_owned].kind = kind;
-		owned[nr_owned++].id = id;
-	}
-}
-
-static bool is_owned(char kind, __u32 id)
-{
-	int i;
-
-	for (i = 0; i < nr_owned; i++)
-		if (owned[i].kind == kind && owned[i].id == id)
-			return true;
-	return false;
-}
-
-/* The event's name of a trace line ("bpf_map_create"), into @name. */
-static void line_event(const char *line, char *name, size_t size)
-{
-	const char *ev = strstr(line, ": ");
-
-	snprintf(name, size, "%.*s", ev ? (int)strcspn(ev + 2, ":") : 0, ev ? ev + 2 : "");
-}
-
-/* The kind of object a trace line's " id=" is: from obj=, else its event's name. */
-static char line_kind(const char *line)
-{
-	const char *obj = strstr(line, " obj=");
-	char name[64];
-
-	if (obj) {
-		obj += 5;
-		return !strncmp(obj, "map ", 4) ? 'm' : !strncmp(obj, "prog ", 5) ? 'p' :
-		       !strncmp(obj, "link ", 5) ? 'l' : !strncmp(obj, "btf ", 4) ? 'b' : 0;
-	}
-	line_event(line, name, sizeof(name));
-	if (strstr(name, "link"))
-		return 'l';
-	if (strstr(name, "btf"))
-		return 'b';
-	if (strstr(name, "prog") || strstr(name, "xdp"))
-		return 'p';
-	if (strstr(name, "map"))
-		return 'm';
-	return 0;
-}
-
-/*
- * Whether the line's event is one the kernel records outside the task
- * that caused it: a last put or free (a kworker, an RCU callback), or
- * XDP's from NAPI. Only these are the test's by the object they name.
- */
-static bool line_deferred(const char *line)
-{
-	static const char * const deferred[] = {
-		"bpf_map_free", "bpf_prog_put_rcu", "bpf_btf_free", "bpf_link_free",
-		"xdp_exception",
-	};
-	char name[64];
-	size_t i;
-
-	line_event(line, name, sizeof(name));
-	for (i = 0; i < ARRAY_SIZE(deferred); i++)
-		if (!strcmp(name, deferred[i]))
-			return true;
-	return false;
-}
-
-/* The number after @field (" id=") in @line, or -1. */
-static long long line_field(const char *line, const char *field)
-{
-	const char *at = strstr(line, field);
-
-	return at ? strtoll(at + strlen(field), NULL, 10) : -1;
-}
-
-/*
- * Whether @line was recorded in an interrupt (the third character of its
- * flags column, "..s.." or "d.h..": softirq, hardirq, NMI), where the
- * task column names whichever task the interrupt came upon.
- */
-static bool line_in_irq(const char *line)
-{
-	const char *cpu = strstr(line, "] ");
-
-	return cpu && strlen(cpu + 2) > 2 && cpu[4] != ' ' && strchr("shHzZ", cpu[4]);
-}
-
-/*
- * The trace of the test's own instance, cut to the test's lines: the
- * machine is shared (a systemd, a monitoring agent: qemu/init's
- * neighbour mode plays one), and their objects' events land in every
- * buffer that enables the event. A line is the test's when its task is
- * the test or one it forked (the sched_process_fork lines tp_begin()
- * records), outside an interrupt; or when it is a free, a last put or
- * XDP's (recorded wherever the kernel does it) of an object the test
- * made: one it owns (tp_own()) or one that the test's lines named. The
- * fork lines and tracefs's # header go. The file is read a line at a
- * time, twice (the test's tasks and objects, then its lines), with no
- * cap but the result's.
- */
-static char *trace_read(void)
-{
-	static char out[TRACE_BUF_SIZE];
-	static pid_t pids[1024];
-	size_t len = 0, cap = 0;
-	int nr_pids = 1, pass, i;
-	char *line = NULL;
-	ssize_t n;
-	FILE *f;
-
-	pids[0] = getpid();
-	out[0] = '\0';
-	for (pass = 0; pass < 2; pass++) {
-		f = fopen(tracing("trace"), "r");
-		if (!f) {
-			free(line);
-			return NULL;
-		}
-		while ((n = getline(&line, &cap, f)) > 0) {
-			const char *fork = strstr(line, " sched_process_fork: ");
-			long long id, prog_id;
-			bool mine = false;
-			pid_t pid;
-			char kind;
-
-			if (line[0] == '#')
-				continue;
-			pid = task_pid(line, line);
-			for (i = 0; i < nr_pids && !mine; i++)
-				mine = pid == pids[i];
-			mine = mine && !line_in_irq(line);
-			if (fork) {
-				long long parent = line_field(fork, " pid=");
-				long long child = line_field(fork, " child_pid=");
-
-				for (i = 0; pass == 0 && i < nr_pids; i++)
-					if (pids[i] == parent && nr_pids < (int)ARRAY_SIZE(pids))
-						pids[nr_pids++] = child;
-				continue;
-			}
-			kind = line_kind(line);
-			id = line_field(line, " id=");
-			prog_id = line_field(line, " prog_id=");
-			if (pass == 0) {
-				if (mine && kind && id >= 0 && !is_owned(kind, id))
-					tp_own(kind, id);
-				if (mine && prog_id >= 0 && !is_owned('p', prog_id))
-					tp_own('p', prog_id);
-				continue;
-			}
-			if (!mine && !(line_deferred(line) &&
-				       ((kind && id >= 0 && is_owned(kind, id)) ||
-					(prog_id >= 0 && is_owned('p', prog_id)))))
-				continue;
-			if (len + n + 1 < sizeof(out)) {
-				memcpy(out + len, line, n);
-				len += n;
-				out[len] = '\0';
-			}
-		}
-		fclose(f);
-	}
-	free(line);
-	return out;
-}
-
 static char *fmt(const char *f, ...)
 {
 	static char bufs[4][LINE_MAX_LEN];
@@ -418,37 +227,6 @@ static char *fmt(const char *f, ...)
 	vsnprintf(buf, LINE_MAX_LEN, f, ap);
 	va_end(ap);
 	return buf;
-}
-
-/*
- * A directory of the running test's own (mkdtemp) for the files a tool
- * writes: no fixed name under /tmp that another run, or another user,
- * could hold. Made by a fixture's setup, removed by its teardown.
- */
-static char tmpdir[32];
-
-static int make_tmpdir(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bpf_tracepoints.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void remove_tmpdir(void)
-{
-	if (tmpdir[0])
-		nftw(tmpdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-	tmpdir[0] = '\0';
-}
-
-/* @name in the test's directory */
-static const char *tmp_file(const char *name)
-{
-	return fmt("%s/%s", tmpdir, name);
 }
 
 /*
@@ -576,7 +354,6 @@ static int map_desc(int fd, struct map_desc *d)
 		return -1;
 	snprintf(d->type, sizeof(d->type), "%s", map_type_name(info.type));
 	d->id = info.id;
-	tp_own('m', info.id);
 	memcpy(d->name, info.name, sizeof(d->name));
 	d->key_size = info.key_size;
 	d->value_size = info.value_size;
@@ -596,7 +373,6 @@ static int prog_desc(int fd, struct prog_desc *d)
 		sprintf(d->tag + 2 * i, "%02x", info.tag[i]);
 	snprintf(d->type, sizeof(d->type), "%s", prog_type_name(info.type));
 	d->id = info.id;
-	tp_own('p', info.id);
 	memcpy(d->name, info.name, sizeof(d->name));
 	return 0;
 }
@@ -647,6 +423,7 @@ static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
 static bool gate_events_match(const char *events)
 {
 	char path[PATH_MAX];
+	struct utsname u;
 	size_t i;
 
 	for (i = 0; i < NR_BPF_EVENTS; i++) {
@@ -656,8 +433,10 @@ static bool gate_events_match(const char *events)
 			return false;
 	}
 	/* an event of a newer command: there with the gate, on a kernel that has it */
+	if (uname(&u))
+		return false;
 	for (i = 0; i < ARRAY_SIZE(bpf_events_since); i++) {
-		bool want = gate_on && bpf_events_since[i].present();
+		bool want = gate_on && strverscmp(u.release, bpf_events_since[i].release) >= 0;
 
 		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s/format",
 			 bpf_events_since[i].event);
@@ -699,12 +478,10 @@ TEST(kernel_has_what_the_config_asks)
 	char *config;
 	FILE *f;
 
-	if (!path_exists("/proc/config.gz"))
-		SKIP(return, "no /proc/config.gz (CONFIG_IKCONFIG_PROC): the kernel's options cannot be read");
 	f = fopen(path, "r");
 	ASSERT_NE(NULL, f) TH_LOG("%s is not installed beside the test", path);
 	config = kernel_config();
-	ASSERT_NE(NULL, config) TH_LOG("/proc/config.gz is there but zcat could not read it");
+	ASSERT_NE(NULL, config) TH_LOG("no /proc/config.gz (CONFIG_IKCONFIG_PROC)");
 	while (fgets(want, sizeof(want), f)) {
 		if (strncmp(want, "CONFIG_", 7))
 			continue;
@@ -783,15 +560,12 @@ static long long update_record_bytes(struct __test_metadata *_metadata, unsigned
 	if (fd < 0 || !val)
 		return -1;
 	EXPECT_EQ(0, tp_begin("bpf_map_update_elem"));
-	/* the buffer's counters: the test's task's records alone */
-	EXPECT_EQ(0, write_file(tracing("set_event_pid"), fmt("%d", getpid())));
 	bytes = ring_counter("bytes:");
 	entries = ring_counter("entries:");
 	EXPECT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, val, BPF_ANY));
 	entries = ring_counter("entries:") - entries;
 	bytes = ring_counter("bytes:") - bytes;
 	tp_end();
-	write_file(tracing("set_event_pid"), "");
 	free(val);
 	close(fd);
 	EXPECT_EQ(gate_on, entries) TH_LOG("%lld records for one update", entries);
@@ -1071,7 +845,7 @@ TEST(prog_put_rcu)
 	close(fd);
 	/* the last put may run from a work item: give it a moment */
 	for (i = 0; i < 50; i++) {
-		trace = trace_read();
+		trace = read_file(TRACEFS "/trace");
 		if (!gate_on || strstr(trace, " bpf_prog_put_rcu: "))
 			break;
 		usleep(20000);
@@ -1577,25 +1351,18 @@ static int sys_obj_at(int cmd, int dirfd, int fd, const char *path)
 	return sys_bpf(cmd, &attr);
 }
 
-/*
- * Whether bpf(2) takes BPF_F_PATH_FD, asked of the kernel: a get with it
- * and no path fails on the path (EFAULT), and where the flag is unknown
- * on the flag (EINVAL). (A pin would fail on its fd first: EINVAL.)
- */
-static bool has_path_fd(void)
-{
-	return sys_obj_at(BPF_OBJ_GET, -1, 0, NULL) < 0 && errno != EINVAL;
-}
-
 /* Relative to a directory fd the events show the path as given. */
 TEST(obj_pin_get_map_path_fd)
 {
 	struct map_desc m;
 	int dir, fd, got;
+	struct utsname u;
 	char *trace;
 
-	if (!has_path_fd())
-		SKIP(return, "bpf(2) on this kernel has no BPF_F_PATH_FD (Linux 6.5)");
+	ASSERT_EQ(0, uname(&u));
+	if (strverscmp(u.release, "6.5") < 0)
+		SKIP(return, "BPF_F_PATH_FD is in Linux 6.5 and later; this kernel is %s",
+		     u.release);
 	ASSERT_EQ(0, bpffs_ready());
 	unlink(BPFFS "/tp_test_at");
 	dir = open(BPFFS, O_RDONLY | O_DIRECTORY);
@@ -1703,7 +1470,6 @@ TEST(obj_pin_get_link)
 	link = sys_xdp_link_create(prog, if_nametoindex("lo"), XDP_FLAGS_SKB_MODE);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
-	tp_own('l', info.id);
 	ASSERT_EQ(p.id, info.prog_id);
 	TP_BEGIN("bpf_obj_pin_link,bpf_obj_get_link");
 	ASSERT_EQ(0, sys_obj_pin(link, path)) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
@@ -1786,7 +1552,6 @@ TEST(btf_load_free)
 	fd = sys_btf_load(&size);
 	ASSERT_LE(0, fd) TH_LOG("BPF_BTF_LOAD: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(fd, &info, sizeof(info)));
-	tp_own('b', info.id);
 	close(fd);
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_btf_load: btf id=%u size=%u ufd=%d", info.id, size, fd));
@@ -1832,7 +1597,6 @@ TEST(link_lifecycle)
 	link = sys_xdp_link_create(prog, if_nametoindex("lo"), XDP_FLAGS_SKB_MODE);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
-	tp_own('l', info.id);
 	ASSERT_EQ(0, sys_link_update(link, prog2, prog, BPF_F_REPLACE))
 		TH_LOG("BPF_LINK_UPDATE: %s", strerror(errno));
 	/* the old program is no longer the link's: a replace of it fails */
@@ -1872,7 +1636,6 @@ TEST(raw_tracepoint_link)
 	link = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
-	tp_own('l', info.id);
 	close(link);
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target=sched_switch target_id=0",
@@ -2104,7 +1867,7 @@ TEST(random_bad_attributes_one_record_each)
 
 	srandom(26);
 	TP_BEGIN(FAIL_EVENTS);
-	marker = open(tracing("trace_marker"), O_WRONLY);
+	marker = open(TRACEFS "/trace_marker", O_WRONLY);
 	ASSERT_LE(0, marker);
 	for (i = 0; i < RANDOM_CALLS; i++) {
 		int cmd = i % 3 == 0 ? BPF_PROG_LOAD : i % 3 == 1 ? BPF_MAP_CREATE :
@@ -2272,7 +2035,7 @@ TEST(xdp_exception)
 	ASSERT_EQ(0, send_frame("tpv0")) TH_LOG("AF_PACKET send: %s", strerror(errno));
 	/* the peer runs XDP from NAPI: give it a moment */
 	for (i = 0; i < 100; i++) {
-		trace = trace_read();
+		trace = read_file(TRACEFS "/trace");
 		if (strstr(trace, " xdp_exception: "))
 			break;
 		usleep(20000);
@@ -2478,12 +2241,10 @@ FIXTURE(tools) {
 
 FIXTURE_SETUP(tools)
 {
-	ASSERT_EQ(0, make_tmpdir()) TH_LOG("mkdtemp: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(tools)
 {
-	remove_tmpdir();
 }
 
 TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
@@ -2502,17 +2263,18 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	if (!gate_on) {
 		/* the off kernel has no bpf event for trace-cmd to record */
 		ASSERT_NE(0, system("trace-cmd list -e 2>/dev/null | grep -q '^bpf:'"));
-		ASSERT_EQ(0, workload(tmp_file("want")));
+		ASSERT_EQ(0, workload("/tmp/tp_test.want"));
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd %1$s && trace-cmd record -q -o %1$s/rec.dat -e bpf %2$s --workload %1$s/want "
-		 ">%1$s/rec.log 2>&1 && trace-cmd report -i %1$s/rec.dat >%1$s/report 2>>%1$s/rec.log",
-		 tmpdir, self_exe);
-	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file(tmp_file("rec.log")));
-	want = fopen(tmp_file("want"), "r");
+		 "cd /tmp && trace-cmd record -q -o /tmp/tp_test.dat -e bpf %s --workload /tmp/tp_test.want "
+		 ">/tmp/tp_test.log 2>&1 && "
+		 "trace-cmd report -i /tmp/tp_test.dat >/tmp/tp_test.report 2>>/tmp/tp_test.log",
+		 self_exe);
+	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file("/tmp/tp_test.log"));
+	want = fopen("/tmp/tp_test.want", "r");
 	ASSERT_NE(NULL, want);
-	report = read_file(tmp_file("report"));
+	report = read_file("/tmp/tp_test.report");
 	ASSERT_NE(NULL, report);
 	while (fgets(line, sizeof(line), want)) {
 		char *fields = strchr(line, ' ') + 1;
@@ -2527,7 +2289,7 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	}
 	if (bad)	/* what trace-cmd said while recording */
 		TH_LOG("trace-cmd record:\n%s",
-		       read_into(tmp_file("rec.log"), rec_log, sizeof(rec_log)));
+		       read_into("/tmp/tp_test.log", rec_log, sizeof(rec_log)));
 	fclose(want);
 	ASSERT_EQ(5, n);
 }
@@ -2568,10 +2330,8 @@ static int big_values(const char *out)
 
 /*
  * Commit a67edbf4fb6d's own demonstration: perf record -a -e 'bpf:*' around
- * sock_example, then perf script, of which the lines the workload must
- * have caused are kept (the machine's other tasks' fill it too). The off
- * kernel has no such events: perf refuses the event list, and the
- * workload runs all the same.
+ * sock_example, then perf script. The off kernel has no such events:
+ * perf refuses the event list, and the workload runs all the same.
  */
 TEST_F_TIMEOUT(tools, perf_record, 300)
 {
@@ -2587,28 +2347,25 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 	ASSERT_EQ(0, system("perf version >/dev/null 2>&1"))
 		TH_LOG("perf is installed but does not run (a missing library?)");
 	if (!gate_on) {
-		ASSERT_NE(0, system(fmt("perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- true "
-					">%1$s/perf.log 2>&1", tmpdir)));
-		script = read_file(tmp_file("perf.log"));
+		ASSERT_NE(0, system("perf record -q -a -e 'bpf:*' -o /tmp/tp_perf.data -- true "
+				    ">/tmp/tp_perf.log 2>&1"));
+		script = read_file("/tmp/tp_perf.log");
 		ASSERT_TRUE(strstr(script, "event syntax error") ||
 			    strstr(script, "nknown tracepoint"))
 			TH_LOG("want perf's own error, got: %s", script);
-		ASSERT_EQ(0, sock_example(1, tmp_file("want")));
+		ASSERT_EQ(0, sock_example(1, "/tmp/tp_perf.want"));
 		return;
 	}
-	/* of the machine's events, the lines the workload must have caused */
 	snprintf(cmd, sizeof(cmd),
-		 "cd %1$s && perf record -q -a -e 'bpf:*' -o %1$s/perf.data -- "
-		 "sh -c '%2$s --sock-example 2 %1$s/want && %2$s --big-values %1$s/big' "
-		 ">%1$s/perf.log 2>&1 && cat %1$s/big >> %1$s/want && "
-		 "perf script -i %1$s/perf.data >%1$s/perf.script 2>>%1$s/perf.log && "
-		 "sed 's/^/bpf:/' %1$s/want >%1$s/patterns && "
-		 "{ grep -F -f %1$s/patterns %1$s/perf.script >%1$s/perf.mine || true; }",
-		 tmpdir, self_exe);
-	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file(tmp_file("perf.log")));
-	want = fopen(tmp_file("want"), "r");
+		 "cd /tmp && perf record -q -a -e 'bpf:*' -o /tmp/tp_perf.data -- "
+		 "sh -c '%s --sock-example 2 /tmp/tp_perf.want && %s --big-values /tmp/tp_perf.big' "
+		 ">/tmp/tp_perf.log 2>&1 && cat /tmp/tp_perf.big >> /tmp/tp_perf.want && "
+		 "perf script -i /tmp/tp_perf.data >/tmp/tp_perf.script 2>>/tmp/tp_perf.log",
+		 self_exe, self_exe);
+	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", read_file("/tmp/tp_perf.log"));
+	want = fopen("/tmp/tp_perf.want", "r");
 	ASSERT_NE(NULL, want);
-	script = read_file(tmp_file("perf.mine"));
+	script = read_file("/tmp/tp_perf.script");
 	ASSERT_NE(NULL, script);
 	while (fgets(line, sizeof(line), want)) {
 		/* perf script prints "bpf:<name>: <fields>" */
@@ -2627,16 +2384,17 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
  * reads. A client that is not installed skips (the rig fails any skip it
  * does not expect); one that is installed but does not run fails.
  */
+#define CLIENT_OUT	"/tmp/tp_client.out"
 #define CLIENT_OBJ	"bpf_tracepoints_clients.bpf.o"
 #define CLIENT_LOADER	"bpf_tracepoints_libbpf"
 #define BPFTOOL_MAP	BPFFS "/tp_bpftool_map"
 #define BPFTOOL_PROG	BPFFS "/tp_bpftool_prog"
 #define ZEROES_16	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
 
-/* @cmd's exit status (-1 if it did not exit), its output in the test's client.out */
+/* @cmd's exit status (-1 if it did not exit), its output in CLIENT_OUT */
 static int run_client(const char *cmd)
 {
-	int status = system(fmt("%s >%s/client.out 2>&1", cmd, tmpdir));
+	int status = system(fmt("%s >" CLIENT_OUT " 2>&1", cmd));
 
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -2645,7 +2403,7 @@ static const char *client_out(void)
 {
 	static char buf[65536];
 
-	return read_into(tmp_file("client.out"), buf, sizeof(buf)) ?: "";
+	return read_into(CLIENT_OUT, buf, sizeof(buf)) ?: "";
 }
 
 /*
@@ -2770,7 +2528,7 @@ static char *trace_copy(struct __test_metadata *_metadata)
 	if (!gate_on)
 		return NULL;
 	trace = tp_end();
-	EXPECT_NE(NULL, trace) TH_LOG("could not read %s", tracing("trace"));
+	EXPECT_NE(NULL, trace) TH_LOG("could not read " TRACEFS "/trace");
 	return strdup(trace ?: "");
 }
 
@@ -2780,8 +2538,6 @@ FIXTURE(clients) {
 FIXTURE_SETUP(clients)
 {
 	ASSERT_EQ(0, bpffs_ready());
-	/* last: a setup that fails has no teardown */
-	ASSERT_EQ(0, make_tmpdir()) TH_LOG("mkdtemp: %s", strerror(errno));
 	unlink(BPFTOOL_MAP);
 	unlink(BPFTOOL_PROG);
 }
@@ -2790,7 +2546,6 @@ FIXTURE_TEARDOWN(clients)
 {
 	unlink(BPFTOOL_MAP);
 	unlink(BPFTOOL_PROG);
-	remove_tmpdir();
 }
 
 #define BPFTOOL_MAP_EVENTS	"bpf_map_create,bpf_obj_pin_map,bpf_obj_get_map," \
@@ -3167,7 +2922,7 @@ static bool trace_gets(const char *const *want)
 	int tries, i;
 
 	for (tries = 0; tries < 300; tries++) {
-		const char *trace = trace_read();
+		const char *trace = read_file(TRACEFS "/trace");
 
 		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
 			;
@@ -3263,7 +3018,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	want[11] = strdup(fmt("bpf_prog_put_rcu: prog=%s type=TRACEPOINT id=%lld name=count_creates\n",
 			      tag, prog_id));
 	want[12] = NULL;
-	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", trace_read());
+	EXPECT_TRUE(trace_gets(want)) TH_LOG("%s", read_file(TRACEFS "/trace"));
 	trace = tp_end();
 	ASSERT_NE(NULL, trace);
 	/* in order: the BTF first, the maps made with it, the program, its link */
@@ -3429,7 +3184,6 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--sock-example"))
 		return sock_example(atoi(argv[2]), argv[3]);
 	bpf_tracepoints_host_setup();
-	bpf_tracepoints_instance();
 	gate_expected = getenv("BPF_TRACEPOINTS_EXPECT");
 	gate_on = expect_gate_on();
 	return test_harness_run(argc, argv);
