@@ -23,6 +23,7 @@
 # The verdict is also written as KTAP to NAME.boot for results.sh.
 # Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
 set -eu
+. "$(dirname "$0")/splats.sh"
 
 kernel=${1:?usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [ARGS...]}
 initrd=${2:?}
@@ -140,7 +141,7 @@ if [ "$accel" = tcg ]; then
 	(qemu "$accel" $tsc_args $race_args "$@") || rc=$?
 	stale=
 	if [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ] &&
-	   grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#' "$console" 2>/dev/null &&
+	   grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null &&
 	   ! stale=$("$(dirname "$0")/stale-int3.sh" "$console"); then
 		echo "boot: $name: an int3 Oops, not QEMU's stale one: $stale"
 		stale=
@@ -176,7 +177,7 @@ fail() {
 # Any of these in the console fails the run, whatever the tests said;
 # but for lines that match SPLAT_COLLECT (an ERE: make kcsan's reports,
 # which a script of its own reads).
-splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:'
+splat=$SPLAT_ERE
 splats() {
 	if [ -n "${SPLAT_COLLECT:-}" ]; then
 		grep -En "$splat" "$console" | grep -Ev "$SPLAT_COLLECT" || true

@@ -13,11 +13,12 @@
 # 1 and prints why not.
 # Usage: stale-int3.sh CONSOLE-LOG
 set -eu
+. "$(dirname "$0")/splats.sh"
 
 console=${1:?usage: stale-int3.sh CONSOLE-LOG}
 # boot.sh's splats; the serial's CRs and the timestamps taken out (into a
 # file: dash's echo would read backslashes in the log as escapes)
-splat='Kernel panic|WARNING:|BUG:|Oops|INFO: possible|possible circular locking|inconsistent lock state|UBSAN:|KASAN:|general protection fault|Call Trace:|int3: [0-9a-f]{4} \[#'
+splat="$SPLAT_ERE|$INT3_OOPS_ERE"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //' > "$log"

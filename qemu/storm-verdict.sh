@@ -9,6 +9,7 @@
 # before anything is matched. Exits 0 for a survivor, 1 otherwise.
 # Usage: storm-verdict.sh LOGDIR NAME
 set -eu
+. "$(dirname "$0")/splats.sh"
 
 logdir=${1:?usage: storm-verdict.sh LOGDIR NAME}
 name=${2:?}
@@ -18,8 +19,7 @@ clean() { tr -d '\r' < "$1" 2>/dev/null || true; }
 storm=$(clean "$logdir/$name.out" | grep '^storm: toggle=' || true)
 flips=$(echo "$storm" | sed -n 's/.* flips=\([0-9]*\) .*/\1/p')
 boot=$(sed -n 's/^\(not \)\{0,1\}ok 1 boot [^ ]*: //p' "$logdir/$name.boot" 2>/dev/null || true)
-# 6.12 prints "Oops: int3: 0000 [#1]", 6.1 "int3: 0000 [#1]"
-if clean "$console" | grep -Eq '(Oops: )?int3: [0-9a-f]{4} \[#'; then
+if clean "$console" | grep -Eq "$INT3_OOPS_ERE"; then
 	rip=$(clean "$console" | grep -o 'RIP: 0010:[^ ]*' | head -1 | cut -d: -f3)
 	# stale (the emulator's) or not (qemu/stale-int3.sh)
 	why=$("$(dirname "$0")/stale-int3.sh" "$console" || true)
