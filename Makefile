@@ -29,14 +29,15 @@ KCONFIG	:= Kconfig.debug
 BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfigs/$(KVER))
 
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
-boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(INITRD) $(LOGS) $(1)$(3) \
+boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
 tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress storm-int3 on off \
-		   make-debug debug stress-debug, \
+		   make-debug debug stress-debug neighbour, \
 		 $(1)/$(r)=$(OUT)/logs/$(1)/$(r).out) \
-	       $(foreach k,on off debug,$(1)/boot-$(k)=$(OUT)/logs/$(1)/$(k).boot)
+	       $(foreach k,on off debug,$(1)/boot-$(k)=$(OUT)/logs/$(1)/$(k).boot) \
+	       $(1)/on-neighbour=$(OUT)/logs/$(1)/on-neighbour.out $(1)/boot-neighbour=$(OUT)/logs/$(1)/on-neighbour.boot
 # (-icount counts one vCPU thread's instructions: single-threaded TCG)
 icount	= ACCEL=tcg TCG_THREAD=single QEMU_EXTRA="-icount shift=0,sleep=off"
 # Host-side results are kept by their inputs (scripts/cached.sh, the walk)
@@ -61,7 +62,7 @@ KVM_KEY	:= $(shell { uname -r; $(QEMU) --version 2>/dev/null | head -1; } | sha2
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test test-tree test-host test-boots test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test typed-initramfs test-tree test-host test-boots neighbour neighbour-guest test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
@@ -153,6 +154,21 @@ rerun: kernels initramfs
 	@$(call boot,on,twice,-twice)
 	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on=$(LOGS)/on-twice.out
 
+# The installed suite twice in a row beside a noisy neighbour on the last
+# CPU (qemu/init's neighbour mode: bpf_tracepoints_neighbour makes and
+# frees maps and programs in a loop, as a machine's agents do): both runs
+# pass, and the neighbour ran through them (qemu/neighbour-check.sh: one
+# that did not start fails). make test boots it on the on kernels.
+neighbour: kernels initramfs
+	@$(MAKE) -s neighbour-guest
+	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on-neighbour=$(LOGS)/on-neighbour.out \
+		$(KVER)/boot-neighbour=$(LOGS)/on-neighbour.boot $(KVER)/neighbour=$(LOGS)/neighbour.out
+
+neighbour-guest:
+	@rm -f $(LOGS)/on-neighbour.out
+	@$(call timed,boot neighbour,$(call boot,on,neighbour,-neighbour)) || true
+	@qemu/neighbour-check.sh $(LOGS)/on-neighbour.out > $(LOGS)/neighbour.out $(keep_going)
+
 # One tree: host checks, then both kernels booted (side by side, unless
 # PARALLEL_BOOTS=0), every selftest on each. make test runs the two
 # halves apart, so that the debug kernel starts between them.
@@ -176,12 +192,30 @@ test-boots:
 	@$(call timed,int3 storm,qemu/storm-test.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) \
 		$(LOGS)/storm $(KVER)-on $(STORM_TEST_SECS) $(if $(filter 6.12,$(KVER)),stale)) \
 		> $(LOGS)/storm-int3.out $(keep_going)
+	@$(MAKE) -s neighbour-guest
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
 # selftest again, with panic_on_warn; its stress results must match; and
 # a might_sleep() put into an event must make it fail (the canary).
 debug-kernel: tree
-	@$(call timed,debug kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) defconfigs/on defconfigs/debug)
+	@$(call timed,debug kernel,scripts/build-kernel.sh $(TREE) $(BUILD)-debug $(BASECFG) $(DEBUGCFG))
+
+# The default tree's debug kernel has BTF (defconfigs/btf): one kernel of
+# the run for the typed clients (tp_btf, raw_tp, CO-RE, bpftrace without
+# #define) and for fentry/fexit beside the events. Its guest gets them in
+# a second cpio archive after the initramfs (the kernel unpacks both):
+# they are built against that kernel's BTF, which exists only once it is
+# built, after the initramfs.
+DEBUGCFG = defconfigs/on defconfigs/debug $(if $(filter $(DEBUG_TREE),$(KVER)),defconfigs/btf)
+DEBUG_INITRD = $(if $(filter $(DEBUG_TREE),$(KVER)),$(OUT)/initramfs-$(KVER)-typed.cpio,$(INITRD))
+TYPED	= $(abspath $(OUT)/typed/$(KVER))
+typed-initramfs:
+	@rm -rf $(TYPED) && mkdir -p $(TYPED)/kselftest/bpf_tracepoints
+	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
+		OUTPUT=$(TYPED)/kselftest/bpf_tracepoints VMLINUX_BTF=$(abspath $(BUILD)-debug/vmlinux) \
+		$(TYPED)/kselftest/bpf_tracepoints/bpf_tracepoints_typed.bpf.o
+	@(cd $(TYPED) && find kselftest -type f | cpio -o -H newc --quiet) > $(TYPED).cpio
+	@cat $(INITRD) $(TYPED).cpio > $(DEBUG_INITRD).tmp && mv $(DEBUG_INITRD).tmp $(DEBUG_INITRD)
 
 # The canary builds the debug kernel with a might_sleep() in an event: its
 # result is kept by the series, the fragments and the rig (a change to
@@ -201,7 +235,7 @@ compare-debug:
 # kernel (DEBUG_TREE) alone.
 debug_extras = $(filter $(DEBUG_TREE),$(KVER))
 debug-guest: export BOOT_TIMEOUT ?= 1200
-debug-guest:
+debug-guest: $(if $(debug_extras),typed-initramfs)
 	@rm -f $(LOGS)/debug.out
 	@{ $(call timed,boot debug,$(call boot,debug,test) panic_on_warn=1) || true; } & \
 	rc=0; $(if $(debug_extras),$(call timed,canary,scripts/cached.sh $(CACHE) canary $(LOGS)/canary.out \
@@ -286,7 +320,7 @@ test:
 # The manifest of the tests each guest run reports (qemu/manifest), written
 # from the last make test's logs: review its diff before committing it.
 manifest:
-	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
+	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug on-neighbour,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
 		> qemu/manifest.new
 	@mv qemu/manifest.new qemu/manifest
 	@git diff --stat -- qemu/manifest
@@ -369,7 +403,8 @@ repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
 # mutant costs a debug kernel's link and guest (minutes each).
 MUTANT_KERNELS ?= on debug off
 mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
-	 $(if $(filter debug,$(MUTANT_KERNELS)),debug-kernel) initramfs check-gates
+	 $(if $(filter debug,$(MUTANT_KERNELS)),debug-kernel $(if $(debug_extras),typed-initramfs)) \
+	 initramfs check-gates
 	@$(MAKE) -s test-mutants
 	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out
 
@@ -383,6 +418,7 @@ test-mutants:
 		mutants-$(subst $(space),_,$(MUTANT_KERNELS))$(if $(filter 1,$(MUTANT_GATE)),-gate) $(LOGS)/mutants.out \
 		"$(TREE)/.git/rig-stamp defconfigs scripts qemu selftests" \
 		env MUTANT_KERNELS="$(MUTANT_KERNELS)" MUTANT_GATE=$(MUTANT_GATE) GATES=$(BUILD)-gates \
+		DEBUG_FRAGS="$(DEBUGCFG)" DEBUG_INITRD=$(DEBUG_INITRD) \
 		MANIFEST=qemu/manifest MUTANT_TREE=$(KVER) \
 		scripts/mutants.sh $(TREE) $(BUILD) $(INITRD) $(LOGS)/mutants scripts/mutants/$(KVER) \
 		$(BASECFG)) || true

@@ -42,6 +42,7 @@ bpftrace:/usr/bin/bpftrace
 strace:/usr/bin/strace
 trinity:/usr/bin/trinity
 clang:/usr/bin/clang
+dwarves:/usr/bin/pahole
 libbpf-dev:/usr/include/bpf/libbpf.h
 pkg-config:/usr/bin/pkg-config
 zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a

@@ -31,7 +31,9 @@
 # Debian build dir (GATES, default BUILDPREFIX-gates), against the
 # unpatched objects the gates kept.
 # MANIFEST and MUTANT_TREE (the tree's name in it, 6.12) read a mutant's
-# run as the manifest lists that kernel's tests.
+# run as the manifest lists that kernel's tests. DEBUG_FRAGS and
+# DEBUG_INITRD are the debug kernel's fragments and initramfs as the
+# Makefile's debug kernel has them (BTF and the typed clients, 6.12).
 # Usage: mutants.sh TREE BUILDPREFIX INITRAMFS LOGDIR MUTANTDIR BASE-FRAGMENT...
 set -euo pipefail
 
@@ -50,7 +52,7 @@ mkdir -p "$logdir"
 frags() {
 	case "$1" in
 	on) echo "${basefrags[*]} defconfigs/on" ;;
-	debug) echo "${basefrags[*]} defconfigs/on defconfigs/debug" ;;
+	debug) echo "${basefrags[*]} ${DEBUG_FRAGS:-defconfigs/on defconfigs/debug}" ;;
 	*) echo "mutants: unknown kernel '$1'" >&2; return 1 ;;
 	esac
 }
@@ -82,14 +84,17 @@ build_on_kernel() {
 	# The suite takes under a minute; 300 s bounds a hang with room for
 	# a loaded host. The debug kernel as make debug-guest boots it.
 	extra=(oops=panic)
+	boot_initrd=$initrd
 	if [ "$kernel" = debug ]; then
 		extra+=(panic_on_warn=1)
+		# the debug guest's, with the typed clients where it has BTF
+		boot_initrd=${DEBUG_INITRD:-$initrd}
 		export BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
 	else
 		export BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 	fi
 	ACCEL=tcg "$(dirname "$here")/qemu/boot.sh" "$build/arch/x86/boot/bzImage" \
-		"$initrd" "$logdir" "$name" RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on "${extra[@]}" \
+		"$boot_initrd" "$logdir" "$name" RIG_MODE=test BPF_TRACEPOINTS_EXPECT=on "${extra[@]}" \
 		> "$logdir/$name.boot-log" 2>&1 || true
 	# read as the on kernel's run is (MANIFEST, MUTANT_TREE; the debug
 	# kernel runs the same tests): a skip the rig expects is no kill, a

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,23 +51,42 @@ static const char * const bpf_events[] = {
 
 #define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)
 
-/*
- * Events of commands an older kernel does not have, with the release
- * that brought the command: the header has the event where the tree
- * has the command.
- */
-static const struct {
-	const char *event, *release;
-} bpf_events_since[] = {
-	{ "bpf_token_create", "6.9" },
-};
-
 enum gate { GATE_UNKNOWN, GATE_ON, GATE_OFF };
 
 static inline int sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
+
+#define BPF_TOKEN_CREATE_CMD	36	/* BPF_TOKEN_CREATE: not in 6.1's header */
+
+/*
+ * Whether bpf(2) has BPF_TOKEN_CREATE, asked of the kernel, not of its
+ * version (a backport has it early): with no bpffs fd it fails on the
+ * fd (EBADF), and where the command is unknown with EINVAL.
+ */
+static inline bool has_token_create(void)
+{
+	struct { __u32 flags, bpffs_fd; } token = { 0, -1U };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, &token, sizeof(token));
+	return sys_bpf(BPF_TOKEN_CREATE_CMD, &attr) < 0 && errno == EBADF;
+}
+
+/*
+ * Events of commands an older kernel does not have, with the release
+ * that brought the command (the header has the event where the tree has
+ * the command: scripts/check-docs.sh reads the release) and the probe
+ * that asks the running kernel for it.
+ */
+static const struct {
+	const char *event, *release;
+	bool (*present)(void);
+} bpf_events_since[] = {
+	{ "bpf_token_create", "6.9", has_token_create },
+};
 
 static inline bool path_exists(const char *path)
 {
@@ -188,13 +208,31 @@ static inline char *read_into(const char *path, char *buf, size_t size)
 }
 
 /*
- * Host safety, first in main(). The tests need root and tracefs: without
- * them the run exits KSFT_SKIP, saying which. They run in a network and a
- * mount namespace of their own, so that their veth pair, the lo they
- * attach to and the bpffs they pin in go with them, and put back at exit
- * what they change in tracefs: tracing_on, the enabled events, the
- * buffer size and the clock (the trace buffer's contents are cleared, as
- * any tracer does).
+ * Where the program traces: tracefs itself (the stress and bench programs,
+ * whose point is the global switches), or an instance of its own
+ * (bpf_tracepoints_instance(): the tests).
+ */
+static char tracing_dir[128] = TRACEFS;
+
+/* @file of the buffer the program traces into ("trace", "set_event"...) */
+static inline const char *tracing(const char *file)
+{
+	static char bufs[4][PATH_MAX];
+	static int next;
+	char *buf = bufs[next++ % 4];
+
+	snprintf(buf, PATH_MAX, "%s/%s", tracing_dir, file);
+	return buf;
+}
+
+/*
+ * Host safety, first in main(). The programs need root and tracefs:
+ * without them the run exits KSFT_SKIP, saying which. They run in a
+ * network and a mount namespace of their own, so that their veth pair,
+ * the lo they attach to and the bpffs they pin in go with them. The
+ * tests trace in an instance of their own (bpf_tracepoints_instance());
+ * the stress and bench programs in tracefs itself, and put back at exit
+ * what they change there (bpf_tracepoints_save_tracefs()).
  */
 static char tracefs_saved_on[8], tracefs_saved_kb[32], tracefs_saved_events[65536];
 static char tracefs_saved_clock[512];
@@ -280,6 +318,15 @@ static inline void bpf_tracepoints_host_setup(void)
 	if (!path_exists(TRACEFS "/trace") &&
 	    mount("tracefs", TRACEFS, "tracefs", 0, NULL))
 		ksft_exit_skip("no tracefs at " TRACEFS " (CONFIG_FTRACE)\n");
+}
+
+/*
+ * For the programs that trace in tracefs itself: what they change there
+ * (tracing_on, the enabled events, the buffer size, the clock) is put
+ * back at exit.
+ */
+static inline void bpf_tracepoints_save_tracefs(void)
+{
 	if (!read_into(TRACEFS "/tracing_on", tracefs_saved_on, sizeof(tracefs_saved_on)) ||
 	    !read_into(TRACEFS "/set_event", tracefs_saved_events, sizeof(tracefs_saved_events)))
 		ksft_exit_fail_msg("cannot read " TRACEFS "/tracing_on and set_event\n");
@@ -290,6 +337,43 @@ static inline void bpf_tracepoints_host_setup(void)
 	if (read_into(TRACEFS "/trace_clock", tracefs_saved_clock, sizeof(tracefs_saved_clock)))
 		tracefs_parse_clock(tracefs_saved_clock);
 	atexit(tracefs_put_back);
+}
+
+static inline void tracing_instance_remove(void)
+{
+	if (rmdir(tracing_dir))
+		fprintf(stderr, "# could not remove %s: %s\n", tracing_dir, strerror(errno));
+}
+
+/*
+ * The tests trace into a tracefs instance of their own,
+ * instances/bpf_tracepoints-PID, made here and removed at exit: its
+ * buffer, enabled events, clock and tracing_on are theirs, and no
+ * tracer's of the machine nor any global setting is touched. (Enabling
+ * an event in it still turns the event's static key on for all.)
+ */
+static inline void bpf_tracepoints_instance(void)
+{
+	snprintf(tracing_dir, sizeof(tracing_dir), TRACEFS "/instances/bpf_tracepoints-%d",
+		 (int)getpid());
+	static const char * const options[] = {
+		/* the columns the tests read, whatever the machine's defaults */
+		"options/irq-info=1", "options/context-info=1", "options/latency-format=0",
+		"options/markers=1", "options/overwrite=1", "buffer_size_kb=4096",
+	};
+	char file[64];
+	size_t i;
+
+	if (mkdir(tracing_dir, 0700))
+		ksft_exit_fail_msg("cannot make the tracefs instance %s: %s\n", tracing_dir,
+				   strerror(errno));
+	atexit(tracing_instance_remove);
+	/* an instance starts with the machine's trace options */
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		snprintf(file, sizeof(file), "%.*s", (int)strcspn(options[i], "="), options[i]);
+		if (write_file(tracing(file), strchr(options[i], '=') + 1))
+			ksft_exit_fail_msg("cannot set %s in %s\n", options[i], tracing_dir);
+	}
 }
 
 /* bpf(2) commands, each returning what the syscall returned. */
@@ -422,16 +506,19 @@ static inline long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Sum of a per-CPU ring buffer counter ("bytes:", "entries:") over all CPUs. */
+/*
+ * Sum of a per-CPU ring buffer counter ("bytes:", "entries:") over all
+ * CPUs, of the buffer the program traces into.
+ */
 static inline long long ring_counter(const char *name)
 {
-	char path[128], line[128];
+	char path[PATH_MAX], line[128];
 	long long sum = 0, v;
 	int cpu;
 	FILE *f;
 
 	for (cpu = 0; cpu < 64; cpu++) {
-		snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracing_dir, cpu);
 		f = fopen(path, "r");
 		if (!f)
 			break;

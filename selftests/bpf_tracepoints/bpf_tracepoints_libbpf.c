@@ -27,8 +27,28 @@
  *   fail raw_tracepoint_open ERRNO	a tracepoint that does not exist
  *
  * Exit 0 when all three failed as they must.
+ *
+ * With --typed it loads OBJECT (bpf_tracepoints_typed.bpf.o: tp_btf and
+ * raw_tp programs on the events' arguments, CO-RE), attaches every
+ * program, makes a map and updates one element, and prints the truth
+ * and then what each program saw:
+ *
+ *   made map id ID fd FD key K value V
+ *   SEC EVENT hits H id ID ufd FD key_size KS value_size VS name NAME [key K value V]
+ *
+ * With --fentry FUNC... (no OBJECT) it tells for each kernel function
+ * whether fentry/fexit can attach to it, and what it would see:
+ *
+ *   fentry FUNC symbol S ftrace F btf ID attach A: RET FUNC(ARGS)
+ *
+ * S is the kallsyms type (t static, T global), "clone NAME" for a
+ * compiler's copy (.isra, .constprop) only, or "-" (inlined everywhere);
+ * F whether ftrace lists it (notrace, or no patchable entry); ID its BTF
+ * FUNC id (or "-"); A "ok" when an fexit program attached, else why not.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +171,261 @@ static int count_map_creates(struct bpf_object *obj, int n)
 	return 0;
 }
 
+/* The typed object's .bss (one variable there: its layout is fixed) */
+struct typed_seen {
+	__u64 hits;
+	__u32 id;
+	__s32 ufd;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 key;
+	__u32 pad;
+	__u64 value;
+	char name[16];
+};
+
+struct typed_bss {
+	__u32 tgid;
+	__u32 pad;
+	struct typed_seen btf_create, raw_create, btf_update;
+};
+
+static void print_seen(const char *how, const char *event, const struct typed_seen *s,
+		       int with_elem)
+{
+	printf("%s %s hits %llu id %u ufd %d key_size %u value_size %u name %.16s", how, event,
+	       (unsigned long long)s->hits, s->id, s->ufd, s->key_size, s->value_size, s->name);
+	if (with_elem)
+		printf(" key %u value %llx", s->key, (unsigned long long)s->value);
+	printf("\n");
+}
+
+static int typed_clients(struct bpf_object *obj)
+{
+	struct bpf_map *bss = bpf_object__find_map_by_name(obj, ".bss");
+	struct typed_bss typed = { .tgid = getpid() };
+	struct bpf_link *links[8];
+	struct bpf_program *prog;
+	__u32 key = 2, zero = 0;
+	__u64 value = 0x1122334455667788ULL;
+	int n = 0, fd, err = 0;
+
+	if (!bss || bpf_map__value_size(bss) != sizeof(typed)) {
+		fprintf(stderr, "libbpf: no .bss of %zu bytes\n", sizeof(typed));
+		return 1;
+	}
+	if (bpf_map__update_elem(bss, &zero, sizeof(zero), &typed, sizeof(typed), 0)) {
+		perror("update .bss");
+		return 1;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (n == 8)
+			break;
+		links[n] = bpf_program__attach(prog);
+		if (!links[n]) {
+			fprintf(stderr, "libbpf: attach %s: %s\n", bpf_program__name(prog),
+				strerror(errno));
+			err = 1;
+			break;
+		}
+		n++;
+	}
+	fd = err ? -1 : bpf_map_create(BPF_MAP_TYPE_ARRAY, "tp_typed", 4, 8, 4, NULL);
+	if (!err && (fd < 0 || bpf_map_update_elem(fd, &key, &value, BPF_ANY))) {
+		perror("bpf_map_create or update");
+		err = 1;
+	}
+	while (n--)
+		bpf_link__destroy(links[n]);
+	if (err)
+		return 1;
+	if (bpf_map__lookup_elem(bss, &zero, sizeof(zero), &typed, sizeof(typed), 0)) {
+		perror("lookup .bss");
+		return 1;
+	}
+	printf("made map id %u fd %d key %u value %llx\n", id_of(fd), fd, key,
+	       (unsigned long long)value);
+	print_seen("tp_btf", "bpf_map_create", &typed.btf_create, 0);
+	print_seen("raw_tp", "bpf_map_create", &typed.raw_create, 0);
+	print_seen("tp_btf", "bpf_map_update_elem", &typed.btf_update, 1);
+	close(fd);
+	return 0;
+}
+
+/* The line of @text that is @name alone, or @name followed by @next */
+static bool has_line(const char *text, const char *name, char next)
+{
+	size_t len = strlen(name);
+	const char *at = text;
+
+	while ((at = strstr(at, name))) {
+		if ((at == text || at[-1] == '\n' || at[-1] == ' ') &&
+		    (at[len] == '\n' || at[len] == next))
+			return true;
+		at += len;
+	}
+	return false;
+}
+
+static char *slurp(const char *path)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap);
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *more = realloc(buf, cap *= 2);
+
+			if (!more)
+				break;
+			buf = more;
+		}
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char decl[1024];
+static size_t decl_len;
+
+static void decl_printf(void *ctx, const char *format, va_list args)
+{
+	int n;
+
+	if (decl_len >= sizeof(decl) - 1)
+		return;
+	n = vsnprintf(decl + decl_len, sizeof(decl) - decl_len, format, args);
+	if (n > 0)
+		decl_len = decl_len + n < sizeof(decl) ? decl_len + n : sizeof(decl) - 1;
+}
+
+/* "RET FUNC(TYPE NAME, ...)" of BTF FUNC @id, in decl */
+static void emit_prototype(const struct btf *btf, struct btf_dump *d, __s32 id)
+{
+	const struct btf_type *func = btf__type_by_id(btf, id);
+	const struct btf_type *proto = btf__type_by_id(btf, func->type);
+	const struct btf_param *param = btf_params(proto);
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
+	int i;
+
+	decl_len = 0;
+	btf_dump__emit_type_decl(d, proto->type, &opts);
+	decl_printf(NULL, " %s(", (void *)btf__name_by_offset(btf, func->name_off));
+	for (i = 0; i < btf_vlen(proto); i++, param++) {
+		opts.field_name = btf__name_by_offset(btf, param->name_off);
+		if (i) {
+			decl[decl_len++] = ',';
+			decl[decl_len++] = ' ';
+		}
+		btf_dump__emit_type_decl(d, param->type, &opts);
+	}
+	decl_printf(NULL, ")", NULL);
+}
+
+/* Why an fexit program on BTF FUNC @id cannot attach, or "ok" */
+static const char *fexit_attach(__s32 id)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT,
+		    .attach_btf_id = id);
+	static char why[128];
+	int fd, link;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "tp_fexit_probe", "GPL", ret0, 2, &opts);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "load: %s", strerror(errno));
+		return why;
+	}
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	if (link < 0)
+		snprintf(why, sizeof(why), "attach: %s", strerror(errno));
+	else
+		snprintf(why, sizeof(why), "ok");
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return why;
+}
+
+/*
+ * @func's kallsyms type ("t", "T"), "clone NAME" when only a compiler's
+ * copy of it (NAME.isra.0, .constprop.0) is there, or "-"
+ */
+static void symbol_of(const char *kallsyms, const char *func, char *out, size_t size)
+{
+	static const char types[] = "tT";
+	char want[160];
+	const char *at;
+	int i;
+
+	for (i = 0; types[i]; i++) {
+		snprintf(want, sizeof(want), " %c %s\n", types[i], func);
+		if (strstr(kallsyms, want)) {
+			snprintf(out, size, "%c", types[i]);
+			return;
+		}
+	}
+	snprintf(want, sizeof(want), " t %s.", func);
+	at = strstr(kallsyms, want);
+	if (at)
+		snprintf(out, size, "clone %.*s", (int)strcspn(at + 3, "\n"), at + 3);
+	else
+		snprintf(out, size, "-");
+}
+
+static int fentry_table(int n, char **funcs)
+{
+	char *kallsyms = slurp("/proc/kallsyms");
+	char *ftrace = slurp("/sys/kernel/tracing/available_filter_functions");
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf_dump *d;
+	int i;
+
+	if (!kallsyms || !ftrace || !btf) {
+		fprintf(stderr, "fentry: /proc/kallsyms, available_filter_functions or BTF: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	d = btf_dump__new(btf, decl_printf, NULL, NULL);
+	if (!d) {
+		perror("btf_dump__new");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *func = funcs[i];
+		__s32 id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+		char sym[160];
+
+		symbol_of(kallsyms, func, sym, sizeof(sym));
+		decl_len = 0;
+		decl[0] = '\0';
+		if (id > 0)
+			emit_prototype(btf, d, id);
+		printf("fentry %s symbol %s ftrace %s btf %s attach %s: %s\n", func, sym,
+		       has_line(ftrace, func, ' ') ? "yes" : "no",
+		       id > 0 ? "yes" : "-", id > 0 ? fexit_attach(id) : "no BTF FUNC",
+		       decl[0] ? decl : "-");
+	}
+	btf_dump__free(d);
+	btf__free(btf);
+	free(kallsyms);
+	free(ftrace);
+	return 0;
+}
+
 /* The first line of the verifier's log that says why */
 static const char *log_reason(char *log)
 {
@@ -207,8 +482,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "--fail"))
 		return fail_three_ways();
-	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--count"))) {
-		fprintf(stderr, "usage: %s OBJECT [--count N] | --fail\n", argv[0]);
+	if (argc > 2 && !strcmp(argv[1], "--fentry"))
+		return fentry_table(argc - 2, argv + 2);
+	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--count")) &&
+	    !(argc == 3 && !strcmp(argv[2], "--typed"))) {
+		fprintf(stderr, "usage: %s OBJECT [--count N | --typed] | --fail\n", argv[0]);
 		return 1;
 	}
 	obj = bpf_object__open_file(argv[1], NULL);
@@ -225,6 +503,8 @@ int main(int argc, char **argv)
 	err = print_objects(obj) ? 1 : 0;
 	if (!err && argc == 4)
 		err = count_map_creates(obj, atoi(argv[3]));
+	if (!err && argc == 3)
+		err = typed_clients(obj);
 	bpf_object__close(obj);
 	return err;
 }
