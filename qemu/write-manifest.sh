@@ -20,6 +20,8 @@ echo "# qemu/write-manifest.sh: make manifest). qemu/results.sh fails a run"
 echo "# that reports a test not listed, leaves one out, or skips one listed"
 echo "# as ok (and the other way round). Skips, and why:"
 echo "# 6.1 has no BPF_F_PATH_FD (Linux 6.5): obj_pin_get_map_path_fd."
+echo "# Only 6.12's debug kernel has BTF (defconfigs/btf): the typed clients and"
+echo "# fentry skip on the others. Debian 12's bpftrace 0.17 has no rawtracepoint."
 echo "$verdict" | awk '
 	$2 == "ok" { run = $1; sub(/:$/, "", run); print run, "ok", $3 }
 	$2 == "skip" { run = $1; sub(/:$/, "", run); print run, "skip", $3 }

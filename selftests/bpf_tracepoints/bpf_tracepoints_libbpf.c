@@ -309,27 +309,34 @@ static void decl_printf(void *ctx, const char *format, va_list args)
 		decl_len = decl_len + n < sizeof(decl) ? decl_len + n : sizeof(decl) - 1;
 }
 
+static void decl_add(const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	decl_printf(NULL, format, args);
+	va_end(args);
+}
+
 /* "RET FUNC(TYPE NAME, ...)" of BTF FUNC @id, in decl */
 static void emit_prototype(const struct btf *btf, struct btf_dump *d, __s32 id)
 {
 	const struct btf_type *func = btf__type_by_id(btf, id);
 	const struct btf_type *proto = btf__type_by_id(btf, func->type);
 	const struct btf_param *param = btf_params(proto);
-	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
 	int i;
 
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
 	decl_len = 0;
 	btf_dump__emit_type_decl(d, proto->type, &opts);
-	decl_printf(NULL, " %s(", (void *)btf__name_by_offset(btf, func->name_off));
+	decl_add(" %s(", btf__name_by_offset(btf, func->name_off));
 	for (i = 0; i < btf_vlen(proto); i++, param++) {
 		opts.field_name = btf__name_by_offset(btf, param->name_off);
-		if (i) {
-			decl[decl_len++] = ',';
-			decl[decl_len++] = ' ';
-		}
+		if (i)
+			decl_add(", ");
 		btf_dump__emit_type_decl(d, param->type, &opts);
 	}
-	decl_printf(NULL, ")", NULL);
+	decl_add(")");
 }
 
 /* Why an fexit program on BTF FUNC @id cannot attach, or "ok" */

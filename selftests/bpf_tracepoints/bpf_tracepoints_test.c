@@ -3431,7 +3431,7 @@ static bool typed_ready(struct __test_metadata *_metadata)
 	if (!client_ready(_metadata, NULL, NULL))
 		return false;
 	if (access(KERNEL_BTF, R_OK))
-		SKIP(return false, "%s: tp_btf, raw_tp with CO-RE and typed bpftrace need it", NO_BTF);
+		SKIP(return false, "%s: tp_btf and CO-RE need it", NO_BTF);
 	EXPECT_EQ(0, access(beside_self(TYPED_OBJ), R_OK))
 		TH_LOG("%s: not built (make VMLINUX_BTF=a vmlinux with BTF)", TYPED_OBJ);
 	return !access(beside_self(TYPED_OBJ), R_OK);
@@ -3453,6 +3453,20 @@ TEST_F_TIMEOUT(clients, typed_object_built_against_this_kernel, 300)
 		TH_LOG("vmlinux.h beside %s is not this kernel's BTF dumped as C", TYPED_OBJ);
 }
 
+/* The whole line of @text that holds @needle (a copy), or "" */
+static const char *whole_line(const char *text, const char *needle)
+{
+	static char line[LINE_MAX_LEN];
+	const char *at = text ? strstr(text, needle) : NULL, *start = at;
+
+	if (!at)
+		return "";
+	while (start > text && start[-1] != '\n')
+		start--;
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(start, "\n"), start);
+	return line;
+}
+
 /* "SEC EVENT hits H id ID ufd FD key_size KS value_size VS name NAME ..." */
 struct typed_seen {
 	unsigned long long hits, value;
@@ -3466,13 +3480,16 @@ static int typed_seen(const char *out, const char *how, const char *event,
 {
 	const char *at = strstr(out, fmt("%s %s hits ", how, event));
 
+	int n;
+
 	memset(s, 0, sizeof(*s));
 	if (!at)
 		return -1;
-	return sscanf(strstr(at, "hits "),
-		      "hits %llu id %u ufd %d key_size %u value_size %u name %31s key %u value %llx",
-		      &s->hits, &s->id, &s->ufd, &s->key_size, &s->value_size, s->name,
-		      &s->key, &s->value);
+	n = sscanf(strstr(at, "hits "),
+		   "hits %llu id %u ufd %d key_size %u value_size %u name %31s key %u value %llx",
+		   &s->hits, &s->id, &s->ufd, &s->key_size, &s->value_size, s->name,
+		   &s->key, &s->value);
+	return n;
 }
 
 /*
@@ -3503,9 +3520,11 @@ TEST_F_TIMEOUT(clients, typed_tp_btf_and_raw_tp, 300)
 		return;
 	}
 	ASSERT_EQ(0, rc) TH_LOG("%s", out);
-	ASSERT_EQ(1, sscanf(out, "pid %d", &pid)) TH_LOG("%s", out);
-	ASSERT_EQ(4, sscanf(strstr(out, "made map ") ?: "", "made map id %u fd %d key %u value %llx",
-			    &id, &fd, &key, &value)) TH_LOG("%s", out);
+	rc = sscanf(out, "pid %d", &pid);
+	ASSERT_EQ(1, rc) TH_LOG("%s", out);
+	rc = sscanf(strstr(out, "made map ") ?: "", "made map id %u fd %d key %u value %llx",
+		    &id, &fd, &key, &value);
+	ASSERT_EQ(4, rc) TH_LOG("%s", out);
 	create = match_event(trace, "bpf_map_create",
 			     fmt("map type=ARRAY ufd=%d key=4 val=8 max=4 flags=0 id=%u name=tp_typed",
 				 fd, id));
@@ -3540,10 +3559,12 @@ TEST_F_TIMEOUT(clients, typed_tp_btf_and_raw_tp, 300)
 	EXPECT_EQ(key, btf_update.key);
 	EXPECT_EQ(value, btf_update.value);
 	EXPECT_EQ(8, btf_update.value_size);
-	TH_LOG("%.*s", (int)strcspn(strstr(out, "tp_btf bpf_map_create"), "\n"),
-	       strstr(out, "tp_btf bpf_map_create"));
-	TH_LOG("%.*s", (int)strcspn(strstr(out, "tp_btf bpf_map_update_elem"), "\n"),
-	       strstr(out, "tp_btf bpf_map_update_elem"));
+	/* side by side: each program's line under the record of the same call */
+	TH_LOG("%s", whole_line(trace, fmt(" bpf_map_create: map type=ARRAY ufd=%d ", fd)));
+	TH_LOG("%s", whole_line(out, "tp_btf bpf_map_create "));
+	TH_LOG("%s", whole_line(out, "raw_tp bpf_map_create "));
+	TH_LOG("%s", whole_line(trace, fmt(" bpf_map_update_elem: map type=ARRAY ufd=%d ", fd)));
+	TH_LOG("%s", whole_line(out, "tp_btf bpf_map_update_elem "));
 	free(out);
 	free(trace);
 }
@@ -3583,8 +3604,8 @@ TEST_F_TIMEOUT(clients, bpftrace_typed, 600)
 /*
  * bpftrace's rawtracepoint:bpf_map_update_elem, the struct bpf_map and
  * the kernel's copy of the value read through casts to the BTF's types.
- * A bpftrace that has no rawtracepoint probes (before 0.21; Debian 12
- * ships 0.17) refuses the probe type: a skip that names it.
+ * A bpftrace that has no rawtracepoint probes (Debian 12's 0.17 has
+ * none) refuses the probe type: a skip that names it.
  */
 #define BPFTRACE_RAW	"rawtracepoint:bpf_map_update_elem /pid == cpid/ " \
 			"{ @raw_updates = count(); @raw_id = ((struct bpf_map *)arg0)->id; " \
@@ -3619,6 +3640,64 @@ TEST_F_TIMEOUT(clients, bpftrace_rawtracepoint_typed, 600)
 	/* the last update's value (map_updates() writes 0 to 4) */
 	EXPECT_EQ(4, value_after(out, "@raw_val: ")) TH_LOG("%s", out);
 	TH_LOG("bpftrace printed: %s", strstr(out, "@") ?: out);
+}
+
+/*
+ * "Why not fentry/fexit": the kernel function nearest each event, as
+ * bpf_tracepoints_libbpf --fentry reports it (kallsyms, ftrace, BTF, an
+ * fexit program attached for real, the prototype: what it could see).
+ * docs/clients.md holds the table this prints, and what it means.
+ */
+static const char *const nearest_functions[] = {
+	"map_create", "bpf_map_new_fd", "bpf_map_free_deferred", "bpf_map_put",
+	"bpf_prog_load", "bpf_prog_new_fd", "bpf_prog_get_type_dev", "__bpf_prog_put_rcu",
+	"bpf_prog_put", "map_lookup_elem", "bpf_map_copy_value", "map_update_elem",
+	"bpf_map_update_value", "map_delete_elem", "map_get_next_key",
+	"map_lookup_and_delete_elem", "bpf_map_do_batch", "generic_map_lookup_batch",
+	"generic_map_update_batch", "generic_map_delete_batch", "map_freeze",
+	"bpf_obj_pin_user", "bpf_obj_get_user", "bpf_btf_load", "btf_new_fd", "btf_free_rcu",
+	"btf_put", "link_create", "bpf_link_settle", "link_update", "link_detach",
+	"bpf_link_free", "bpf_prog_attach", "bpf_prog_detach", "bpf_prog_test_run",
+	"bpf_iter_new_fd", "bpf_token_create", "__sys_bpf",
+};
+
+TEST_F_TIMEOUT(clients, fexit_beside_the_events, 300)
+{
+	size_t i, j, len = 0;
+	char *out = NULL;
+
+	if (!client_ready(_metadata, NULL, NULL))
+		return;
+	if (access(KERNEL_BTF, R_OK))
+		SKIP(return, "%s: fentry and fexit need it", NO_BTF);
+	/* a few at a time: a command line stays within fmt()'s lines */
+	for (i = 0; i < ARRAY_SIZE(nearest_functions); i += 4) {
+		char cmd[LINE_MAX_LEN / 2];
+		const char *got;
+		size_t n;
+
+		n = snprintf(cmd, sizeof(cmd), "%s --fentry", beside_self(CLIENT_LOADER));
+		for (j = i; j < i + 4 && j < ARRAY_SIZE(nearest_functions); j++)
+			n += snprintf(cmd + n, sizeof(cmd) - n, " %s", nearest_functions[j]);
+		ASSERT_GT(sizeof(cmd), n);
+		ASSERT_EQ(0, run_client(cmd)) TH_LOG("%s", client_out());
+		got = client_out();
+		out = realloc(out, len + strlen(got) + 1);
+		ASSERT_NE(NULL, out);
+		memcpy(out + len, got, strlen(got) + 1);
+		len += strlen(got);
+	}
+	for (i = 0; i < ARRAY_SIZE(nearest_functions); i++) {
+		const char *at = strstr(out, fmt("fentry %s symbol ", nearest_functions[i]));
+
+		EXPECT_NE(NULL, at) TH_LOG("no line for %s:\n%s", nearest_functions[i], out);
+		if (at)
+			TH_LOG("%.*s", (int)strcspn(at, "\n"), at);
+	}
+	/* a global function ftrace can patch: fexit must attach there */
+	EXPECT_NE(NULL, strstr(out, "fentry bpf_map_new_fd symbol T ftrace yes btf yes attach ok"))
+		TH_LOG("%s", out);
+	free(out);
 }
 
 int main(int argc, char **argv)
