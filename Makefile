@@ -133,7 +133,7 @@ zero-cost: walk
 selftests: tree
 	@rm -rf $(KSFT)
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests TARGETS=bpf_tracepoints \
-		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static install >/dev/null
+		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static VMLINUX_BTF= install >/dev/null
 	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_test
 
 # The installed kselftest directory goes in whole (the rst that one test
@@ -210,6 +210,8 @@ DEBUGCFG = defconfigs/on defconfigs/debug $(if $(filter $(DEBUG_TREE),$(KVER)),d
 DEBUG_INITRD = $(if $(filter $(DEBUG_TREE),$(KVER)),$(OUT)/initramfs-$(KVER)-typed.cpio,$(INITRD))
 TYPED	= $(abspath $(OUT)/typed/$(KVER))
 typed-initramfs:
+	@$(if $(debug_extras),,echo "typed-initramfs: only $(DEBUG_TREE)'s debug kernel has BTF, not $(KVER)'s" >&2; exit 1)
+	@test -f $(INITRD) || { echo "typed-initramfs: no $(INITRD) (make initramfs KVER=$(KVER))" >&2; exit 1; }
 	@rm -rf $(TYPED) && mkdir -p $(TYPED)/kselftest/bpf_tracepoints
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
 		OUTPUT=$(TYPED)/kselftest/bpf_tracepoints VMLINUX_BTF=$(abspath $(BUILD)-debug/vmlinux) \
@@ -385,6 +387,12 @@ bench: walk initramfs
 bench-btf: debug-kernel initramfs typed-initramfs
 	@SMP=1 $(icount) $(call boot,debug,bench,-bench)
 	@grep -E '^(bench|traced) ' $(LOGS)/debug-bench.out
+	@# each bpftrace attached, and counted every command the loop issued
+	@awk '/^bench .* failed/ { bad = 1; print } \
+	     /^ops / { ops[$$2] = $$3 } \
+	     /^traced / { n++; if ($$3 < ops[$$2]) { bad = 1; print "bench-btf: " $$2 " counted " $$3 " of " ops[$$2] } } \
+	     END { if (n != 4) { bad = 1; print "bench-btf: " n + 0 " bpftrace runs of 4" } exit bad }' \
+		$(LOGS)/debug-bench.out
 
 # The int3 Oops reproducer (docs/int3-oops.md): RUNS boots of the
 # KERNEL (on or debug) while the guest flips TOGGLE (bpf, kmalloc or
@@ -411,8 +419,8 @@ repro-int3: $(if $(filter debug,$(KERNEL)),debug-kernel,kernels) initramfs
 # mutant costs a debug kernel's link and guest (minutes each).
 MUTANT_KERNELS ?= on debug off
 mutants: $(if $(filter on,$(MUTANT_KERNELS)),kernels) \
-	 $(if $(filter debug,$(MUTANT_KERNELS)),debug-kernel $(if $(debug_extras),typed-initramfs)) \
-	 initramfs check-gates
+	 $(if $(filter debug,$(MUTANT_KERNELS)),debug-kernel) initramfs \
+	 $(if $(filter debug,$(MUTANT_KERNELS)),$(if $(debug_extras),typed-initramfs)) check-gates
 	@$(MAKE) -s test-mutants
 	@qemu/results.sh $(KVER)/mutants=$(LOGS)/mutants.out
 

@@ -39,12 +39,14 @@
  * With --fentry FUNC... (no OBJECT) it tells for each kernel function
  * whether fentry/fexit can attach to it, and what it would see:
  *
- *   fentry FUNC symbol S ftrace F btf ID attach A: RET FUNC(ARGS)
+ *   fentry FUNC symbol S ftrace F btf B attach A: RET FUNC(ARGS)
  *
- * S is the kallsyms type (t static, T global), "clone NAME" for a
- * compiler's copy (.isra, .constprop) only, or "-" (inlined everywhere);
- * F whether ftrace lists it (notrace, or no patchable entry); ID its BTF
- * FUNC id (or "-"); A "ok" when an fexit program attached, else why not.
+ * S is the kallsyms type (t static, T global, W weak), "clone NAME" for
+ * a compiler's copy (.isra, .constprop, .part) only, or "-" (inlined
+ * everywhere); F whether ftrace lists it (notrace, or no patchable
+ * entry); B "yes" when BTF has a FUNC of that name, "ambiguous" when it
+ * has two (static functions of one name in two files), else "-"; A "ok"
+ * when an fexit program attached, else why not.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -373,7 +375,8 @@ static const char *fexit_attach(__s32 id)
  */
 static void symbol_of(const char *kallsyms, const char *func, char *out, size_t size)
 {
-	static const char types[] = "tT";
+	static const char types[] = "tTW";
+	static const char *const clones[] = { "isra", "constprop", "part" };
 	char want[160];
 	const char *at;
 	int i;
@@ -385,12 +388,29 @@ static void symbol_of(const char *kallsyms, const char *func, char *out, size_t 
 			return;
 		}
 	}
-	snprintf(want, sizeof(want), " t %s.", func);
-	at = strstr(kallsyms, want);
-	if (at)
-		snprintf(out, size, "clone %.*s", (int)strcspn(at + 3, "\n"), at + 3);
-	else
-		snprintf(out, size, "-");
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), " t %s.%s.", func, clones[i]);
+		at = strstr(kallsyms, want);
+		if (at) {
+			snprintf(out, size, "clone %.*s", (int)strcspn(at + 3, "\n"), at + 3);
+			return;
+		}
+	}
+	snprintf(out, size, "-");
+}
+
+/* Whether BTF has more than one FUNC named @func */
+static bool btf_func_twice(const struct btf *btf, const char *func, __s32 first)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = first + 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_func(t) && !strcmp(btf__name_by_offset(btf, t->name_off), func))
+			return true;
+	}
+	return false;
 }
 
 static int fentry_table(int n, char **funcs)
@@ -423,8 +443,8 @@ static int fentry_table(int n, char **funcs)
 			emit_prototype(btf, d, id);
 		printf("fentry %s symbol %s ftrace %s btf %s attach %s: %s\n", func, sym,
 		       has_line(ftrace, func, ' ') ? "yes" : "no",
-		       id > 0 ? "yes" : "-", id > 0 ? fexit_attach(id) : "no BTF FUNC",
-		       decl[0] ? decl : "-");
+		       id <= 0 ? "-" : btf_func_twice(btf, func, id) ? "ambiguous" : "yes",
+		       id > 0 ? fexit_attach(id) : "no BTF FUNC", decl[0] ? decl : "-");
 	}
 	btf_dump__free(d);
 	btf__free(btf);
