@@ -3574,6 +3574,18 @@ TEST_F_TIMEOUT(clients, typed_tp_btf_and_raw_tp, 300)
 	free(trace);
 }
 
+/* @text's lines joined by spaces (a copy), for one log line */
+static const char *one_line(const char *text)
+{
+	static char buf[LINE_MAX_LEN];
+	char *nl;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';
+	return buf;
+}
+
 /*
  * bpftrace as it runs where BTF is: tracepoint:bpf:* fields with no
  * #define (bpftrace resolves u32 and bool from the BTF).
@@ -3603,7 +3615,7 @@ TEST_F_TIMEOUT(clients, bpftrace_typed, 600)
 	EXPECT_EQ(5, value_after(out, "@updates: ")) TH_LOG("%s", out);
 	EXPECT_EQ(id, value_after(out, "@id: ")) TH_LOG("%s", out);
 	EXPECT_EQ(value_after(out, " fd "), value_after(out, "@ufd: ")) TH_LOG("%s", out);
-	TH_LOG("bpftrace printed: %s", strstr(out, "@") ?: out);
+	TH_LOG("bpftrace printed: %s", one_line(strstr(out, "@") ?: out));
 }
 
 /*
@@ -3644,7 +3656,7 @@ TEST_F_TIMEOUT(clients, bpftrace_rawtracepoint_typed, 600)
 	EXPECT_EQ(value_after(out, " fd "), value_after(out, "@raw_ufd: ")) TH_LOG("%s", out);
 	/* the last update's value (map_updates() writes 0 to 4) */
 	EXPECT_EQ(4, value_after(out, "@raw_val: ")) TH_LOG("%s", out);
-	TH_LOG("bpftrace printed: %s", strstr(out, "@") ?: out);
+	TH_LOG("bpftrace printed: %s", one_line(strstr(out, "@") ?: out));
 }
 
 /*
