@@ -60,6 +60,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_tracepoints_typed.h"
+
 #define EVENT_FORMAT	"/sys/kernel/tracing/events/bpf/bpf_map_create/format"
 
 #define TRACEFS_EVENTS	"/sys/kernel/tracing/events"
@@ -172,25 +174,6 @@ static int count_map_creates(struct bpf_object *obj, int n)
 	close(want_fd);
 	return 0;
 }
-
-/* The typed object's .bss (one variable there: its layout is fixed) */
-struct typed_seen {
-	__u64 hits;
-	__u32 id;
-	__s32 ufd;
-	__u32 key_size;
-	__u32 value_size;
-	__u32 key;
-	__u32 pad;
-	__u64 value;
-	char name[16];
-};
-
-struct typed_bss {
-	__u32 tgid;
-	__u32 pad;
-	struct typed_seen btf_create, raw_create, btf_update;
-};
 
 static void print_seen(const char *how, const char *event, const struct typed_seen *s,
 		       int with_elem)

@@ -3595,35 +3595,54 @@ static const char *one_line(const char *text)
 }
 
 /*
+ * Runs bpftrace's @script around 5 updates of one array map, on a kernel
+ * with BTF, and holds its maps @<prefix>updates, @<prefix>id and
+ * @<prefix>ufd to the workload's. Returns bpftrace's output, or NULL
+ * where the test ends: a skip (no BTF, a bpftrace that does not know the
+ * probe type), the off kernel (bpftrace must refuse), a failure.
+ */
+static const char *bpftrace_updates(struct __test_metadata *_metadata, const char *script,
+				    const char *prefix)
+{
+	const char *out;
+	long long id;
+	int rc;
+
+	if (!client_ready(_metadata, "bpftrace", "bpftrace --version"))
+		return NULL;
+	if (access(KERNEL_BTF, R_OK))
+		SKIP(return NULL, "%s: bpftrace needs it for the kernel's types", NO_BTF);
+	rc = run_client(fmt("bpftrace -e '%s' -c '%s --updates 5'", script, self_exe));
+	out = client_out();
+	if (rc && (strstr(out, "Invalid probe type") || strstr(out, "Unknown probe type") ||
+		   strstr(out, "Invalid provider")))
+		SKIP(return NULL, "this bpftrace does not know the probe type: %.*s",
+		     (int)strcspn(out, "\n"), out);
+	if (!gate_on) {
+		EXPECT_NE(0, rc) TH_LOG("%s", out);
+		return NULL;
+	}
+	EXPECT_EQ(0, rc) TH_LOG("%s", out);
+	id = value_after(out, "map id ");
+	EXPECT_LT(0, id) TH_LOG("%s", out);
+	if (rc || id <= 0)
+		return NULL;
+	EXPECT_EQ(5, value_after(out, fmt("@%supdates: ", prefix))) TH_LOG("%s", out);
+	EXPECT_EQ(id, value_after(out, fmt("@%sid: ", prefix))) TH_LOG("%s", out);
+	EXPECT_EQ(value_after(out, " fd "), value_after(out, fmt("@%sufd: ", prefix)))
+		TH_LOG("%s", out);
+	TH_LOG("bpftrace printed: %s", one_line(strstr(out, "@") ?: out));
+	return out;
+}
+
+/*
  * bpftrace as it runs where BTF is: tracepoint:bpf:* fields with no
  * #define (bpftrace resolves u32 and bool from the BTF).
  */
-#define BPFTRACE_TYPED	"tracepoint:bpf:bpf_map_update_elem /pid == cpid/ " \
-			"{ @updates = count(); @id = args->id; @ufd = args->ufd; }"
-
 TEST_F_TIMEOUT(clients, bpftrace_typed, 600)
 {
-	long long id;
-	int rc;
-	const char *out;
-
-	if (!client_ready(_metadata, "bpftrace", "bpftrace --version"))
-		return;
-	if (access(KERNEL_BTF, R_OK))
-		SKIP(return, "%s: bpftrace needs it for types without #define", NO_BTF);
-	rc = run_client(fmt("bpftrace -e '" BPFTRACE_TYPED "' -c '%s --updates 5'", self_exe));
-	out = client_out();
-	if (!gate_on) {
-		ASSERT_NE(0, rc) TH_LOG("%s", out);
-		return;
-	}
-	ASSERT_EQ(0, rc) TH_LOG("%s", out);
-	id = value_after(out, "map id ");
-	ASSERT_LT(0, id) TH_LOG("%s", out);
-	EXPECT_EQ(5, value_after(out, "@updates: ")) TH_LOG("%s", out);
-	EXPECT_EQ(id, value_after(out, "@id: ")) TH_LOG("%s", out);
-	EXPECT_EQ(value_after(out, " fd "), value_after(out, "@ufd: ")) TH_LOG("%s", out);
-	TH_LOG("bpftrace printed: %s", one_line(strstr(out, "@") ?: out));
+	bpftrace_updates(_metadata, "tracepoint:bpf:bpf_map_update_elem /pid == cpid/ "
+			 "{ @updates = count(); @id = args->id; @ufd = args->ufd; }", "");
 }
 
 /*
@@ -3632,39 +3651,16 @@ TEST_F_TIMEOUT(clients, bpftrace_typed, 600)
  * A bpftrace that has no rawtracepoint probes (Debian 12's 0.17 has
  * none) refuses the probe type: a skip that names it.
  */
-#define BPFTRACE_RAW	"rawtracepoint:bpf_map_update_elem /pid == cpid/ " \
-			"{ @raw_updates = count(); @raw_id = ((struct bpf_map *)arg0)->id; " \
-			"@raw_ufd = arg1; @raw_val = *(uint64 *)arg3; }"
-
 TEST_F_TIMEOUT(clients, bpftrace_rawtracepoint_typed, 600)
 {
-	long long id;
-	int rc;
-	const char *out;
+	const char *out = bpftrace_updates(_metadata, "rawtracepoint:bpf_map_update_elem "
+					   "/pid == cpid/ { @raw_updates = count(); "
+					   "@raw_id = ((struct bpf_map *)arg0)->id; @raw_ufd = arg1; "
+					   "@raw_val = *(uint64 *)arg3; }", "raw_");
 
-	if (!client_ready(_metadata, "bpftrace", "bpftrace --version"))
-		return;
-	if (access(KERNEL_BTF, R_OK))
-		SKIP(return, "%s: bpftrace needs it to cast to struct bpf_map", NO_BTF);
-	rc = run_client(fmt("bpftrace -e '" BPFTRACE_RAW "' -c '%s --updates 5'", self_exe));
-	out = client_out();
-	if (rc && (strstr(out, "Invalid probe type") || strstr(out, "Unknown probe type") ||
-		   strstr(out, "Invalid provider")))
-		SKIP(return, "this bpftrace has no rawtracepoint probes: %.*s",
-		     (int)strcspn(out, "\n"), out);
-	if (!gate_on) {
-		ASSERT_NE(0, rc) TH_LOG("%s", out);
-		return;
-	}
-	ASSERT_EQ(0, rc) TH_LOG("%s", out);
-	id = value_after(out, "map id ");
-	ASSERT_LT(0, id) TH_LOG("%s", out);
-	EXPECT_EQ(5, value_after(out, "@raw_updates: ")) TH_LOG("%s", out);
-	EXPECT_EQ(id, value_after(out, "@raw_id: ")) TH_LOG("%s", out);
-	EXPECT_EQ(value_after(out, " fd "), value_after(out, "@raw_ufd: ")) TH_LOG("%s", out);
 	/* the last update's value (map_updates() writes 0 to 4) */
-	EXPECT_EQ(4, value_after(out, "@raw_val: ")) TH_LOG("%s", out);
-	TH_LOG("bpftrace printed: %s", one_line(strstr(out, "@") ?: out));
+	if (out)
+		EXPECT_EQ(4, value_after(out, "@raw_val: ")) TH_LOG("%s", out);
 }
 
 /*

@@ -20,27 +20,10 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-struct typed_seen {
-	__u64 hits;
-	__u32 id;
-	__s32 ufd;
-	__u32 key_size;
-	__u32 value_size;
-	__u32 key;
-	__u32 pad;
-	__u64 value;
-	char name[16];
-};
+#include "bpf_tracepoints_typed.h"
 
-/*
- * .bss, one variable so that its layout is the loader's struct typed_bss:
- * the loader sets tgid (only its own calls count), then reads the rest
- */
-struct {
-	__u32 tgid;
-	__u32 pad;
-	struct typed_seen btf_create, raw_create, btf_update;
-} typed;
+/* .bss: one variable, so that its layout is the loader's */
+struct typed_bss typed;
 
 static bool mine(void)
 {
