@@ -9,7 +9,8 @@
 # (=single) before it or when asked: 7.2's multi-threaded TCG breaks the
 # kernel's live code patching across vCPUs at once (docs/int3-oops.md).
 # 10.0.2's still executes a stale int3 seldom (one boot of about 75): a
-# boot whose first splat is that (qemu/stale-int3.sh) is booted again
+# boot whose first splat is that (qemu/stale-int3.sh), or that hung in it
+# (qemu/int3-livelock.sh, as 6.1 does), is booted again
 # single-threaded, and its verdict says so, with the first log kept as
 # NAME.stale-int3.console.log (STALE_INT3_REBOOT=0: it fails instead).
 # KVM_PROBE_FILE, when set, keeps the probe's verdict for later boots
@@ -144,6 +145,14 @@ if [ "$accel" = tcg ]; then
 	   grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null &&
 	   ! stale=$("$(dirname "$0")/stale-int3.sh" "$console"); then
 		echo "boot: $name: an int3 Oops, not QEMU's stale one: $stale"
+		stale=
+	fi
+	# the same defect as a livelock (6.1): a guest that hung with a vCPU
+	# taking the int3 again and again while text_poke_bp() waits for it
+	if [ -z "$stale" ] && [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ] &&
+	   { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } &&
+	   ! stale=$("$(dirname "$0")/int3-livelock.sh" "$console"); then
+		echo "boot: $name: hung, and not in QEMU's stale int3: $stale"
 		stale=
 	fi
 	if [ -n "$stale" ]; then

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Did a guest that hung meet the emulator's stale int3 as a livelock
+# (docs/int3-oops.md)? What 6.1 under multi-threaded TCG on QEMU 10.0.2
+# showed, where 6.12 oopses: text_poke_bp() waits for every CPU to sync
+# while one vCPU takes an int3 again and again, and the RCU stall reports
+# catch it at the handler's first instruction (RIP asm_exc_int3+0x0).
+# It is this only if the console's first report is an RCU stall, some
+# report has a CPU at asm_exc_int3+0x0, and one has text_poke_bp in its
+# Call Trace; anything else (an Oops, a WARNING, a stall elsewhere) first
+# is the guest's own hang. Prints "stale int3 livelock ..." and exits 0,
+# or exits 1 and prints why not.
+# Usage: int3-livelock.sh CONSOLE-LOG
+set -eu
+. "$(dirname "$0")/splats.sh"
+
+console=${1:?usage: int3-livelock.sh CONSOLE-LOG}
+stall='rcu: INFO: rcu_(sched|preempt) self-detected stall|rcu: INFO: rcu_(sched|preempt) detected stalls'
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //' > "$log"
+first=$(grep -En "$stall|$SPLAT_ERE" "$log" | head -1 || true)
+[ -n "$first" ] || { echo "no RCU stall"; exit 1; }
+if ! printf '%s\n' "$first" | grep -Eq "$stall"; then
+	echo "the first report is not an RCU stall: ${first#*:}"
+	exit 1
+fi
+if ! grep -q '^RIP: 0010:asm_exc_int3+0x0/' "$log"; then
+	echo "an RCU stall, but no CPU caught entering the int3 handler"
+	exit 1
+fi
+if ! grep -Eq '^ (\? )?text_poke_bp(_batch)?\+' "$log"; then
+	echo "an RCU stall, but nothing waits in text_poke_bp"
+	exit 1
+fi
+echo "stale int3 livelock: a vCPU re-enters the int3 handler ($(grep -c '^RIP: 0010:asm_exc_int3+0x0/' "$log") stall reports) while text_poke_bp waits"
