@@ -17,7 +17,7 @@ console=${1:?usage: int3-livelock.sh CONSOLE-LOG}
 stall='rcu: INFO: rcu_(sched|preempt) self-detected stall|rcu: INFO: rcu_(sched|preempt) detected stalls'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //' > "$log"
+console_text "$console" > "$log"
 first=$(grep -En "$stall|$SPLAT_ERE" "$log" | head -1 || true)
 [ -n "$first" ] || { echo "no RCU stall"; exit 1; }
 if ! printf '%s\n' "$first" | grep -Eq "$stall"; then

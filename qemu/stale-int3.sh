@@ -16,12 +16,11 @@ set -eu
 . "$(dirname "$0")/splats.sh"
 
 console=${1:?usage: stale-int3.sh CONSOLE-LOG}
-# boot.sh's splats; the serial's CRs and the timestamps taken out (into a
-# file: dash's echo would read backslashes in the log as escapes)
+# boot.sh's splats, read from the console's text (splats.sh)
 splat="$SPLAT_ERE|$INT3_OOPS_ERE"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-tr -d '\r' < "$console" | sed 's/^\[[ 0-9.]*\] //' > "$log"
+console_text "$console" > "$log"
 first=$(grep -En "$splat" "$log" | head -1 || true)
 case $first in
 *int3:\ [0-9a-f][0-9a-f][0-9a-f][0-9a-f]\ \[#1\]*) ;;
