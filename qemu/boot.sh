@@ -165,7 +165,8 @@ if [ "$accel" = tcg ]; then
 			sed -n 's/^\(# \)*not ok [0-9]* \([^ ]*\).*/\2/p' | sort -u | tr '\n' ' ')
 		rebooted="; first under $accel: QEMU's $stale (docs/int3-oops.md, log: $name.stale-int3.console.log${failed:+; its tests that failed: ${failed% }})"
 		echo "boot: $name: $stale under $accel: QEMU's defect (docs/int3-oops.md); booting again single-threaded"
-		accel=tcg,thread=single rc=0
+		# one host thread runs all the vCPUs now: up to twice as long
+		accel=tcg,thread=single rc=0 BOOT_TIMEOUT=$((BOOT_TIMEOUT * 2))
 		# shellcheck disable=SC2086
 		(qemu "$accel" $tsc_args "$@") || rc=$?
 	fi
