@@ -164,9 +164,17 @@ neighbour: kernels initramfs
 	@MANIFEST=qemu/manifest qemu/results.sh $(KVER)/on-neighbour=$(LOGS)/on-neighbour.out \
 		$(KVER)/boot-neighbour=$(LOGS)/on-neighbour.boot $(KVER)/neighbour=$(LOGS)/neighbour.out
 
+# 6.1's neighbour guest runs its 4 vCPUs in one host thread: under
+# multi-threaded TCG on QEMU 10.0.2 it hung in 2 runs of 4 on
+# 2026-12-06 (once in QEMU's stale int3 livelock, once frozen with an NMI
+# sent and never answered; docs/int3-oops.md), where 6.12's passed 4 of
+# 4. The neighbour is there to share the machine, not to race the
+# suite's CPUs: the on and debug guests do that.
+NEIGHBOUR_THREAD_6.1 := single
 neighbour-guest:
 	@rm -f $(LOGS)/on-neighbour.out
-	@$(call timed,boot neighbour,$(call boot,on,neighbour,-neighbour)) || true
+	@$(call timed,boot neighbour,$(if $(NEIGHBOUR_THREAD_$(KVER)),env TCG_THREAD=$(NEIGHBOUR_THREAD_$(KVER)) BOOT_TIMEOUT=1200) \
+		$(call boot,on,neighbour,-neighbour)) || true
 	@qemu/neighbour-check.sh $(LOGS)/on-neighbour.out > $(LOGS)/neighbour.out $(keep_going)
 
 # One tree: host checks, then both kernels booted (side by side, unless
