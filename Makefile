@@ -214,8 +214,8 @@ debug-kernel: tree
 # a second cpio archive after the initramfs (the kernel unpacks both):
 # they are built against that kernel's BTF, which exists only once it is
 # built, after the initramfs.
-DEBUGCFG = defconfigs/on defconfigs/debug $(if $(filter $(DEBUG_TREE),$(KVER)),defconfigs/btf)
-DEBUG_INITRD = $(if $(filter $(DEBUG_TREE),$(KVER)),$(OUT)/initramfs-$(KVER)-typed.cpio,$(INITRD))
+DEBUGCFG = defconfigs/on defconfigs/debug $(if $(debug_extras),defconfigs/btf)
+DEBUG_INITRD = $(if $(debug_extras),$(OUT)/initramfs-$(KVER)-typed.cpio,$(INITRD))
 TYPED	= $(abspath $(OUT)/typed/$(KVER))
 typed-initramfs:
 	@$(if $(debug_extras),,echo "typed-initramfs: only $(DEBUG_TREE)'s debug kernel has BTF, not $(KVER)'s" >&2; exit 1)
