@@ -31,7 +31,7 @@ BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfig
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
 boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
-	  $(if $(RIG_FIXTURE),RIG_FIXTURE=$(RIG_FIXTURE))
+	  $(if $(RIG_TEST),RIG_TEST=$(RIG_TEST))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
 tree_results = $(foreach r,make make-boots make-mutants mutants series gates bisect zero-cost docs stress storm-int3 on off \
 		   make-debug debug stress-debug neighbour, \
@@ -134,7 +134,7 @@ selftests: tree
 	@rm -rf $(KSFT)
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests TARGETS=bpf_tracepoints \
 		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static VMLINUX_BTF= install >/dev/null
-	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_test
+	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/gate_test && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_workload
 
 # The installed kselftest directory goes in whole (the rst that one test
 # reads is among its TEST_FILES).

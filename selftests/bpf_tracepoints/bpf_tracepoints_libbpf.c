@@ -353,8 +353,9 @@ static const char *fexit_attach(__s32 id)
 }
 
 /*
- * @func's kallsyms type ("t", "T"), "clone NAME" when only a compiler's
- * copy of it (NAME.isra.0, .constprop.0) is there, or "-"
+ * @func's kallsyms type ("t", "T" or "W"), "clone NAME" when only a
+ * compiler's copy of it (NAME.isra.0, .constprop.0, .part.0) is there,
+ * or "-"
  */
 static void symbol_of(const char *kallsyms, const char *func, char *out, size_t size)
 {
@@ -371,7 +372,7 @@ static void symbol_of(const char *kallsyms, const char *func, char *out, size_t 
 			return;
 		}
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < (int)(sizeof(clones) / sizeof(clones[0])); i++) {
 		snprintf(want, sizeof(want), " t %s.%s.", func, clones[i]);
 		at = strstr(kallsyms, want);
 		if (at) {

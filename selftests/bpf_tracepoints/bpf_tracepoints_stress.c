@@ -1280,6 +1280,8 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 	static struct race r;
 	unsigned long long rounds = 0, ebadf = 0, closed = 0, window = 0, gone = 0;
 	long long end = now_ns() + RACE_SECS * 1000000000LL;
+	/* asked for where vCPUs run at once: a close inside a command too */
+	bool until_window = self->gate_on && getenv("BPF_TRACEPOINTS_RACE_UNTIL_WINDOW");
 	pthread_t maker, closer;
 	int waited, maps = -1, progs = -1, next_fd, batches = 0;
 
@@ -1313,8 +1315,7 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 		closed += r.closed;
 		gone += r.nr_gone;
 		window += race_window(&r);
-	} while (!window && self->gate_on && getenv("BPF_TRACEPOINTS_RACE_UNTIL_WINDOW") &&
-		 now_ns() < end);
+	} while (!window && until_window && now_ns() < end);
 	write_file(TRACEFS "/events/bpf/enable", "0");
 	/* maps and programs are freed from a workqueue and after RCU */
 	for (waited = 0; waited < DRAIN_SECS * 10; waited++) {
@@ -1340,7 +1341,7 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 	/* the race: met, or the test proved nothing */
 	ASSERT_LT(0, gone) TH_LOG("no fd the maker made was closed under it");
 	/* asked for (vCPUs that run at once): the events' own window too */
-	if (self->gate_on && getenv("BPF_TRACEPOINTS_RACE_UNTIL_WINDOW"))
+	if (until_window)
 		ASSERT_LT(0, window) TH_LOG("no close landed inside a command in %d s",
 					    RACE_SECS);
 }

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Failures: one record for each failed command, with what was asked and,
+ * where the syscall layer refused, which check.
+ */
+#define _GNU_SOURCE
+#include "../kselftest_harness.h"
+#include "test_helpers.h"
+
+TEST(map_create_fail)
+{
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	/* libbpf #770: max_entries 0 */
+	ASSERT_EQ(-1, sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 0, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, sys_map_create(9999, 4, 8, 1, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, sys_map_create_named("bad-name", BPF_MAP_TYPE_HASH, 4, 8, 1, 0));
+	ASSERT_EQ(EINVAL, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes");
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=%s err=EINVAL",
+				MAP_NAME));
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=unknown map_type");
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=0x270f key=4 val=8 max=1 flags=0 name=%s err=EINVAL",
+				MAP_NAME));
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=map_name: up to 15 of [A-Za-z0-9_.]");
+	EXPECT_EVENT(trace, "bpf_map_create_fail: map type=HASH key=4 val=8 max=1 flags=0 name=bad-name err=EINVAL");
+	ASSERT_EQ(3 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+TEST(prog_load_fail)
+{
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	/* no exit: the verifier refuses */
+	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 1));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 0));
+	ASSERT_EQ(E2BIG, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=1 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=EINVAL",
+				PROG_NAME));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=0 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=E2BIG",
+				PROG_NAME));
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)");
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=insn_cnt is 0 or over the limit");
+	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+TEST(cmd_fail)
+{
+	struct map_desc m;
+	union bpf_attr attr;
+	__u32 key = 7;
+	__u64 val;
+	char *trace;
+	int fd;
+
+	fd = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, 4, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_desc(fd, &m));
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, 999, &key, &val, 0));
+	ASSERT_EQ(EBADF, errno);
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = 0x7ffffff0;
+	ASSERT_EQ(-1, sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr));
+	ASSERT_EQ(ENOENT, errno);
+	/* the command the kernel does not know */
+	ASSERT_EQ(-1, sys_bpf(999, &attr));
+	ASSERT_EQ(EINVAL, errno);
+	/* commands that work leave no failure record */
+	val = 1;
+	ASSERT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, 0));
+	ASSERT_EQ(0, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0));
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=ENOENT ufd=%d obj=map id=%u name=%s",
+				fd, m.id, m.name));
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=999 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_GET_FD_BY_ID err=ENOENT ufd=-1 obj=by_id id=2147483632 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=0x3e7 err=EINVAL ufd=-1 obj=none id=0 name=");
+	ASSERT_EQ(4 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	EXPECT_NO_EVENT(trace, "bpf_cmd_refused");
+	close(fd);
+}
+
+/* Found before the attributes are copied: no object, whatever the command */
+TEST(cmd_fail_before_the_copy)
+{
+	char big[sizeof(union bpf_attr) + 8] = { 0 };
+	char *trace;
+
+	big[sizeof(big) - 1] = 1;
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, syscall(__NR_bpf, BPF_MAP_CREATE, big, sizeof(big)));
+	ASSERT_EQ(E2BIG, errno);
+	ASSERT_EQ(-1, syscall(__NR_bpf, BPF_PROG_LOAD, (void *)8, sizeof(union bpf_attr)));
+	ASSERT_EQ(EFAULT, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_CREATE err=E2BIG ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_LOAD err=EFAULT ufd=-1 obj=none id=0 name=");
+	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+/*
+ * Random bad attributes (a fixed seed: a failure can be run again): each
+ * call is marked in the trace (trace_marker), and between its mark and
+ * the next there is exactly one failure record if it failed, none if it
+ * worked, and at most one bpf_cmd_refused. Map creates, program loads,
+ * and commands on an fd (one of the test's own fds or none).
+ */
+#define RANDOM_CALLS	300
+
+TEST(random_bad_attributes_one_record_each)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static const int fd_cmds[] = {
+		BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM,
+		BPF_MAP_GET_NEXT_KEY, BPF_MAP_FREEZE, BPF_OBJ_GET_INFO_BY_FD,
+		BPF_PROG_TEST_RUN, BPF_LINK_DETACH, BPF_MAP_LOOKUP_BATCH,
+	};
+	int i, fd, marker, failed = 0, worked = 0;
+	bool fails[RANDOM_CALLS];
+	union bpf_attr attr;
+	const char *at;
+	char *trace;
+
+	srandom(26);
+	TP_BEGIN(FAIL_EVENTS);
+	marker = open(tracing("trace_marker"), O_WRONLY);
+	ASSERT_LE(0, marker);
+	for (i = 0; i < RANDOM_CALLS; i++) {
+		int cmd = i % 3 == 0 ? BPF_PROG_LOAD : i % 3 == 1 ? BPF_MAP_CREATE :
+			  fd_cmds[random() % ARRAY_SIZE(fd_cmds)];
+
+		memset(&attr, 0, sizeof(attr));
+		if (cmd == BPF_MAP_CREATE) {
+			attr.map_type = random() % 40;
+			attr.key_size = random() % 3 ? 4 : random() % 80;
+			attr.value_size = random() % 3 ? 8 : random() % 80;
+			attr.max_entries = random() % 4;
+			attr.map_flags = random() % 2 ? 0 : 1u << (random() % 20);
+			memcpy(attr.map_name, "tp_random", sizeof("tp_random"));
+		} else if (cmd == BPF_PROG_LOAD) {
+			attr.prog_type = random() % 40;
+			attr.insns = (__u64)(unsigned long)insns;
+			attr.insn_cnt = random() % 4;
+			attr.license = (__u64)(unsigned long)"GPL";
+			attr.prog_flags = random() % 2 ? 0 : 1u << (random() % 20);
+			attr.expected_attach_type = random() % 60;
+			memcpy(attr.prog_name, "tp_random", sizeof("tp_random"));
+		} else {
+			/* an fd of this test's (tracefs, the marker) or none; no buffers */
+			attr.map_fd = random() % 8;
+			attr.flags = random() % 2 ? 0 : 1u << (random() % 8);
+		}
+		dprintf(marker, "tp_random %d\n", i);
+		fd = sys_bpf(cmd, &attr);
+		fails[i] = fd < 0;
+		if (fd < 0) {
+			failed++;
+		} else {
+			worked++;
+			if (cmd == BPF_MAP_CREATE || cmd == BPF_PROG_LOAD)
+				close(fd);
+		}
+	}
+	close(marker);
+	trace = tp_end();
+	ASSERT_LT(100, failed);
+	TH_LOG("%d calls failed, %d worked", failed, worked);
+	if (!gate_on)
+		return;
+	ASSERT_EQ(failed, fail_records(trace));
+	for (i = 0; i < RANDOM_CALLS; i++) {
+		const char *next;
+		char *seg;
+
+		at = strstr(trace, fmt("tracing_mark_write: tp_random %d\n", i));
+		ASSERT_NE(NULL, at) TH_LOG("the mark of call %d is not in the trace", i);
+		next = strstr(at, "tracing_mark_write: tp_random ");
+		next = next ? strstr(next + 1, "tracing_mark_write: tp_random ") : NULL;
+		seg = strndup(at, next ? (size_t)(next - at) : strlen(at));
+		EXPECT_EQ(fails[i], fail_records(seg)) TH_LOG("call %d:\n%s", i, seg);
+		/* one at most, and none for a call that worked */
+		EXPECT_GE(fails[i], count_of(seg, " bpf_cmd_refused: "))
+			TH_LOG("call %d:\n%s", i, seg);
+		free(seg);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bpf_tracepoints_test_setup();
+	return test_harness_run(argc, argv);
+}

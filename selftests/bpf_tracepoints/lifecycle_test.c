@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifecycles: BTF, maps, links, attachments and test runs, each made,
+ * changed and freed in one window.
+ */
+#define _GNU_SOURCE
+#include "../kselftest_harness.h"
+#include "test_helpers.h"
+
+/*
+ * The lifecycles: BTF, maps, links, attachments and test runs. Each
+ * object is made, changed and freed in one window; every line must be
+ * there once, with the ids bpftool would show for it.
+ */
+
+TEST(map_free)
+{
+	struct map_desc m;
+	char *trace;
+	int fd, got;
+
+	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
+	ASSERT_LE(0, fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, map_desc(fd, &m));
+	got = dup(fd);
+	TP_BEGIN("bpf_map_free");
+	close(fd);
+	/* another fd holds it: not the last reference */
+	trace = tp_end();
+	EXPECT_NO_EVENT(trace, "bpf_map_free");
+	TP_BEGIN("bpf_map_free");
+	close(got);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_map_free: map type=ARRAY id=%u name=%s", m.id, m.name));
+}
+
+/* The smallest BTF: one 4 byte int, "int" (45 bytes) */
+static int sys_btf_load(__u32 *size)
+{
+	const struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+		.type_off = 0, .type_len = 16, .str_off = 16, .str_len = 5,
+	};
+	/* name_off 1, BTF_KIND_INT, 4 bytes, 32 bits */
+	const __u32 type[4] = { 1, BTF_KIND_INT << 24, 4, 32 };
+	static unsigned char btf[sizeof(hdr) + sizeof(type) + 5];
+	union bpf_attr attr;
+
+	memcpy(btf, &hdr, sizeof(hdr));
+	memcpy(btf + sizeof(hdr), type, sizeof(type));
+	memcpy(btf + sizeof(hdr) + sizeof(type), "\0int", 5);
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (__u64)(unsigned long)btf;
+	attr.btf_size = sizeof(btf);
+	*size = sizeof(btf);
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+TEST(btf_load_free)
+{
+	struct bpf_btf_info info = {};
+	char *trace;
+	__u32 size;
+	int fd;
+
+	TP_BEGIN("bpf_btf_load,bpf_btf_free");
+	fd = sys_btf_load(&size);
+	ASSERT_LE(0, fd) TH_LOG("BPF_BTF_LOAD: %s", strerror(errno));
+	ASSERT_EQ(0, sys_obj_info(fd, &info, sizeof(info)));
+	tp_own('b', info.id);
+	close(fd);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_btf_load: btf id=%u size=%u ufd=%d", info.id, size, fd));
+	EXPECT_EVENT(trace, fmt("bpf_btf_free: btf id=%u size=%u name=", info.id, size));
+}
+
+static int sys_link_update(int link, int prog, int old, __u32 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = link;
+	attr.link_update.new_prog_fd = prog;
+	attr.link_update.old_prog_fd = old;
+	attr.link_update.flags = flags;
+	return sys_bpf(BPF_LINK_UPDATE, &attr);
+}
+
+static int sys_link_detach(int link)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_detach.link_fd = link;
+	return sys_bpf(BPF_LINK_DETACH, &attr);
+}
+
+/* A link's life on lo's generic XDP: create, update, detach, free */
+TEST(link_lifecycle)
+{
+	struct bpf_link_info info = {};
+	struct prog_desc p, q;
+	int prog, prog2, link;
+	char *trace;
+
+	prog = sys_prog_load_ret(BPF_PROG_TYPE_XDP, 2 /* XDP_PASS */, 2);
+	ASSERT_LE(0, prog) TH_LOG("XDP prog: %s", strerror(errno));
+	prog2 = sys_prog_load_ret(BPF_PROG_TYPE_XDP, 2, 2);
+	ASSERT_LE(0, prog2);
+	ASSERT_EQ(0, prog_desc(prog, &p));
+	ASSERT_EQ(0, prog_desc(prog2, &q));
+	TP_BEGIN("bpf_link_create,bpf_link_update,bpf_link_detach,bpf_link_free");
+	link = sys_xdp_link_create(prog, if_nametoindex("lo"), XDP_FLAGS_SKB_MODE);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
+	tp_own('l', info.id);
+	ASSERT_EQ(0, sys_link_update(link, prog2, prog, BPF_F_REPLACE))
+		TH_LOG("BPF_LINK_UPDATE: %s", strerror(errno));
+	/* the old program is no longer the link's: a replace of it fails */
+	ASSERT_EQ(-1, sys_link_update(link, prog, prog, BPF_F_REPLACE));
+	ASSERT_EQ(EPERM, errno);
+	ASSERT_EQ(0, sys_link_detach(link)) TH_LOG("BPF_LINK_DETACH: %s", strerror(errno));
+	close(link);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=XDP ufd=%d id=%u prog=%s prog_type=XDP prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target= target_id=0",
+				link, info.id, p.tag, p.id, p.name));
+	EXPECT_EVENT(trace, fmt("bpf_link_update: link type=XDP id=%u old_prog_id=%u prog_id=%u",
+				info.id, p.id, q.id));
+	EXPECT_EVENT(trace, fmt("bpf_link_detach: link type=XDP id=%u prog_id=%u", info.id, q.id));
+	EXPECT_EVENT(trace, fmt("bpf_link_free: link type=XDP id=%u prog_id=%u", info.id, q.id));
+	/* the failed update changed nothing: one update event */
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_link_update: "));
+	close(prog);
+	close(prog2);
+}
+
+/* BPF_RAW_TRACEPOINT_OPEN makes a link too: its target is the tracepoint */
+TEST(raw_tracepoint_link)
+{
+	struct bpf_link_info info = {};
+	union bpf_attr attr;
+	struct prog_desc p;
+	int prog, link;
+	char *trace;
+
+	prog = sys_prog_load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 2);
+	ASSERT_LE(0, prog) TH_LOG("raw_tp prog: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(prog, &p));
+	TP_BEGIN("bpf_link_create,bpf_link_free");
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (__u64)(unsigned long)"sched_switch";
+	attr.raw_tracepoint.prog_fd = prog;
+	link = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
+	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
+	tp_own('l', info.id);
+	close(link);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target=sched_switch target_id=0",
+				link, info.id, p.tag, p.id, p.name));
+	EXPECT_EVENT(trace, fmt("bpf_link_free: link type=RAW_TRACEPOINT id=%u prog_id=%u",
+				info.id, p.id));
+	close(prog);
+}
+
+/* BPF_PROG_ATTACH and BPF_PROG_DETACH: a flow dissector on this netns */
+TEST(prog_attach_detach)
+{
+	union bpf_attr attr;
+	struct prog_desc p;
+	char *trace;
+	int prog;
+
+	/* a netns of its own: a test that stops half way leaves nothing attached */
+	ASSERT_EQ(0, unshare(CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
+	prog = sys_prog_load_ret(BPF_PROG_TYPE_FLOW_DISSECTOR, 0 /* BPF_OK */, 2);
+	ASSERT_LE(0, prog) TH_LOG("flow dissector: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(prog, &p));
+	TP_BEGIN("bpf_prog_attach,bpf_prog_detach");
+	memset(&attr, 0, sizeof(attr));
+	attr.attach_bpf_fd = prog;
+	attr.attach_type = BPF_FLOW_DISSECTOR;
+	ASSERT_EQ(0, sys_bpf(BPF_PROG_ATTACH, &attr)) TH_LOG("BPF_PROG_ATTACH: %s",
+							     strerror(errno));
+	/* a second one is refused: no event */
+	ASSERT_EQ(-1, sys_bpf(BPF_PROG_ATTACH, &attr));
+	ASSERT_EQ(0, sys_bpf(BPF_PROG_DETACH, &attr)) TH_LOG("BPF_PROG_DETACH: %s",
+							     strerror(errno));
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_attach: prog=%s type=FLOW_DISSECTOR attach_type=FLOW_DISSECTOR target_fd=0 flags=0 id=%u name=%s",
+				p.tag, p.id, p.name));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_attach: ")) TH_LOG("%s", trace);
+	EXPECT_EVENT(trace, fmt("bpf_prog_detach: attach_type=FLOW_DISSECTOR target_fd=0 flags=0 prog_ufd=%d prog_id=0",
+				prog));
+	close(prog);
+}
+
+TEST(prog_test_run)
+{
+	unsigned char data[64] = { 0 };
+	union bpf_attr attr;
+	struct prog_desc p;
+	char *trace;
+	int prog;
+
+	prog = sys_prog_load();
+	ASSERT_LE(0, prog);
+	ASSERT_EQ(0, prog_desc(prog, &p));
+	TP_BEGIN("bpf_prog_test_run");
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog;
+	attr.test.data_in = (__u64)(unsigned long)data;
+	attr.test.data_size_in = sizeof(data);
+	attr.test.repeat = 3;
+	ASSERT_EQ(0, sys_bpf(BPF_PROG_TEST_RUN, &attr)) TH_LOG("BPF_PROG_TEST_RUN: %s",
+							       strerror(errno));
+	/* too little data for an skb: refused, no event */
+	attr.test.data_size_in = 2;
+	ASSERT_EQ(-1, sys_bpf(BPF_PROG_TEST_RUN, &attr));
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SOCKET_FILTER repeat=3 data_in=64 ctx_in=0 flags=0 id=%u name=%s",
+				p.tag, p.id, p.name));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_test_run: ")) TH_LOG("%s", trace);
+	close(prog);
+}
+
+int main(int argc, char **argv)
+{
+	bpf_tracepoints_test_setup();
+	return test_harness_run(argc, argv);
+}

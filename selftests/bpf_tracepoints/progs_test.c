@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Programs: loading, taking one by fd for an attach (bpf_prog_get_type),
+ * the last put after RCU, and no event for a load that failed.
+ */
+#define _GNU_SOURCE
+#include "../kselftest_harness.h"
+#include "test_helpers.h"
+
+TEST(prog_load)
+{
+	struct prog_desc p;
+	char *trace;
+	int fd;
+
+	TP_BEGIN("bpf_prog_load");
+	fd = sys_prog_load();
+	ASSERT_LE(0, fd) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	trace = tp_end();
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s",
+				p.tag, fd, p.id, p.name));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_load: ")) TH_LOG("%s", trace);
+	close(fd);
+}
+
+TEST(prog_load_failed_leaves_no_event)
+{
+	struct prog_desc p;
+	char *trace;
+	int fd;
+
+	TP_BEGIN("bpf_prog_load,bpf_prog_put_rcu");
+	/* without its exit instruction the verifier refuses the program */
+	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 1));
+	ASSERT_EQ(EINVAL, errno);
+	/* the control, in the same window: a load that works is traced */
+	fd = sys_prog_load();
+	ASSERT_LE(0, fd) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	trace = tp_end();
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d id=%u name=%s",
+				p.tag, fd, p.id, p.name));
+	/* the refused one has no load event, and never had an id to put */
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_load: ")) TH_LOG("%s", trace);
+	EXPECT_NO_EVENT(trace, "bpf_prog_put_rcu");
+	close(fd);
+}
+
+/*
+ * A socket filter of @cnt instructions (r0 = 0, ..., exit): one too large
+ * for the socket's option memory when attached (optmem_max, 128 KiB on 6.12
+ * and 20 KiB on 6.1, against 8 bytes an instruction).
+ */
+static int sys_prog_load_long(__u32 cnt)
+{
+	struct bpf_insn *insns = calloc(cnt, sizeof(*insns));
+	__u32 i;
+	int fd;
+
+	if (!insns)
+		return -1;
+	for (i = 0; i + 1 < cnt; i++)
+		insns[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					      .dst_reg = BPF_REG_0 };
+	insns[cnt - 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	fd = sys_prog_load_insns(PROG_NAME, BPF_PROG_TYPE_SOCKET_FILTER, insns, cnt);
+	free(insns);
+	return fd;
+}
+
+TEST(prog_get_type)
+{
+	struct prog_desc p;
+	int fd, map_fd, sk;
+	char *trace;
+
+	fd = sys_prog_load();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	map_fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+	ASSERT_LE(0, map_fd);
+	sk = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ASSERT_LE(0, sk);
+
+	TP_BEGIN("bpf_prog_get_type");
+	/* a map fd is no program: refused before any program is taken */
+	ASSERT_EQ(-1, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &map_fd, sizeof(map_fd)));
+	ASSERT_EQ(0, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd)))
+		TH_LOG("SO_ATTACH_BPF: %s", strerror(errno));
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_get_type: %s", prog_line(&p)));
+	close(sk);
+	close(map_fd);
+	close(fd);
+}
+
+/*
+ * bpf_prog_get_type records the take, which comes before the use is tried:
+ * an attach that fails after it (the filter is larger than the socket may
+ * charge: -ENOMEM) leaves the event, as documented, and puts the program
+ * back. A take that fails (a map fd) leaves none, in the same window.
+ */
+TEST(prog_get_type_then_failed_attach)
+{
+	struct prog_desc p;
+	int fd, map_fd, sk;
+	char *trace;
+
+	fd = sys_prog_load_long(20000);
+	ASSERT_LE(0, fd) TH_LOG("BPF_PROG_LOAD of 20000 insns: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	map_fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+	ASSERT_LE(0, map_fd);
+	sk = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ASSERT_LE(0, sk);
+
+	TP_BEGIN("bpf_prog_get_type");
+	ASSERT_EQ(-1, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &map_fd, sizeof(map_fd)));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd)));
+	ASSERT_EQ(ENOMEM, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_get_type: %s", prog_line(&p)));
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_get_type: ")) TH_LOG("%s", trace);
+	close(sk);
+	close(map_fd);
+	close(fd);
+}
+
+TEST(prog_put_rcu)
+{
+	struct prog_desc p;
+	char *trace = NULL;
+	int fd, i;
+
+	fd = sys_prog_load();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	TP_BEGIN("bpf_prog_put_rcu");
+	close(fd);
+	/* the last put may run from a work item: give it a moment */
+	for (i = 0; i < 50; i++) {
+		trace = trace_read();
+		if (!gate_on || strstr(trace, " bpf_prog_put_rcu: "))
+			break;
+		usleep(20000);
+	}
+	usleep(100000);
+	trace = tp_end();
+	if (gate_on) {
+		const char *line = fmt(" bpf_prog_put_rcu: %s\n", prog_line(&p));
+
+		ASSERT_EQ(1, count_of(trace, line)) TH_LOG("want once: %s%s", line, trace);
+		ASSERT_EQ(1, count_of(trace, " bpf_prog_put_rcu: ")) TH_LOG("%s", trace);
+	}
+}
+
+/*
+ * A load that fails after its program got an id (no fd left: EMFILE) has
+ * no bpf_prog_load event, and its program is put once, by name, while the
+ * command returns: bpf_prog_put_rcu is per program that got an id, as
+ * perf's PROG_UNLOAD and audit's UNLOAD records are.
+ */
+#define EMFILE_PROG	"tp_emfile_prog"
+
+TEST(prog_load_failed_with_emfile_is_put_once)
+{
+	struct prog_desc p;
+	struct rlimit old, low;
+	int next, fd, err;
+	char *trace;
+
+	next = open("/dev/null", O_RDONLY);
+	ASSERT_LE(0, next);
+	close(next);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
+	low = old;
+	low.rlim_cur = next;
+
+	TP_BEGIN("bpf_prog_load,bpf_prog_put_rcu");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	fd = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+	err = errno;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &old));
+	ASSERT_EQ(-1, fd);
+	ASSERT_EQ(EMFILE, err);
+	/* the last put ran in this task, within the command */
+	trace = tp_end();
+	EXPECT_NO_EVENT(trace, "bpf_prog_load");
+	/*
+	 * Earlier tests' programs may be put in this window too, from RCU
+	 * callbacks: count this one's, by its name, in this task.
+	 */
+	/* the same instructions loaded again: the tag to expect, a later id */
+	fd = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prog_desc(fd, &p));
+	close(fd);
+	if (gate_on) {
+		const char *name = fmt(" name=%s\n", EMFILE_PROG);
+		const char *head = fmt(" bpf_prog_put_rcu: prog=%s type=SOCKET_FILTER id=", p.tag);
+		const char *at = strstr(trace, name), *line = at, *put;
+		unsigned int id;
+		int n;
+
+		ASSERT_EQ(1, count_of(trace, name)) TH_LOG("%s", trace);
+		ASSERT_EQ(getpid(), task_pid(trace, at));
+		while (line > trace && line[-1] != '\n')
+			line--;
+		put = strstr(line, head);
+		ASSERT_TRUE(put && put < at) TH_LOG("want %s...%s in:\n%s", head, name, trace);
+		n = sscanf(put + strlen(head), "%u", &id);
+		ASSERT_EQ(1, n);
+		ASSERT_LT(0, id);
+		ASSERT_GT(p.id, id);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bpf_tracepoints_test_setup();
+	return test_harness_run(argc, argv);
+}
