@@ -60,6 +60,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "../kselftest.h"
 #include "bpf_tracepoints_typed.h"
 
 #define EVENT_FORMAT	"/sys/kernel/tracing/events/bpf/bpf_map_create/format"
@@ -372,7 +373,7 @@ static void symbol_of(const char *kallsyms, const char *func, char *out, size_t 
 			return;
 		}
 	}
-	for (i = 0; i < (int)(sizeof(clones) / sizeof(clones[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(clones); i++) {
 		snprintf(want, sizeof(want), " t %s.%s.", func, clones[i]);
 		at = strstr(kallsyms, want);
 		if (at) {

@@ -639,8 +639,8 @@ static inline void *unwritable_page(void)
 }
 
 /* A map of @type with one element @key -> @val, described in @m. */
-static inline int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
-			 const void *val, struct map_desc *m)
+static inline int map_with_elem(__u32 type, __u32 ksize, __u32 vsize,
+				const void *key, const void *val, struct map_desc *m)
 {
 	int fd = sys_map_create(type, ksize, vsize, 4, 0);
 

@@ -64,7 +64,8 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	if (!gate_on) {
 		/* the off kernel has no bpf event for trace-cmd to record */
 		ASSERT_NE(0, system("trace-cmd list -e 2>/dev/null | grep -q '^bpf:'"));
-		ASSERT_EQ(0, system(fmt("%s --workload %s", beside_self(WORKLOAD), tmp_file("want"))));
+		ASSERT_EQ(0, system(fmt("%s --workload %s", beside_self(WORKLOAD),
+					tmp_file("want"))));
 		return;
 	}
 	/*
@@ -134,7 +135,7 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 			    strstr(script, "nknown tracepoint"))
 			TH_LOG("want perf's own error, got: %s", script);
 		ASSERT_EQ(0, system(fmt("%s --sock-example 1 %s", beside_self(WORKLOAD),
-					 tmp_file("want"))));
+					tmp_file("want"))));
 		return;
 	}
 	/* of the machine's events, the lines the workload must have caused */
