@@ -127,14 +127,19 @@ zero-cost: walk
 # Built and installed as CI systems do it: the kernel tree's kselftest
 # Makefile, TARGETS=bpf_tracepoints, make install (run_kselftest.sh, the
 # runner, the list, settings and TEST_FILES). Static: the guest has no libc.
-# What is built is the series' copy (8/8), which check-series holds equal
+# What is built is the series' copy (10/10), which check-series holds equal
 # to selftests/: after editing selftests/, make regen-selftest-patch. The
 # tree's tracked files are never written over.
 selftests: tree
 	@rm -rf $(KSFT)
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests TARGETS=bpf_tracepoints \
 		INSTALL_PATH=$(abspath $(KSFT)) LDFLAGS=-static VMLINUX_BTF= install >/dev/null
-	@test -x $(KSFT)/run_kselftest.sh && test -x $(KSFT)/bpf_tracepoints/gate_test && test -x $(KSFT)/bpf_tracepoints/bpf_tracepoints_workload
+	@test -x $(KSFT)/run_kselftest.sh
+	@progs=$$(sed -n 's/^bpf_tracepoints://p' $(KSFT)/kselftest-list.txt); \
+	test -n "$$progs" || { echo "selftests: kselftest-list.txt lists no program" >&2; exit 1; }; \
+	for p in $$progs bpf_tracepoints_workload; do \
+		test -x $(KSFT)/bpf_tracepoints/$$p || { echo "selftests: $$p was not installed" >&2; exit 1; }; \
+	done
 
 # The installed kselftest directory goes in whole (the rst that one test
 # reads is among its TEST_FILES).

@@ -20,14 +20,25 @@
 #define BPFTOOL_PROG	BPFFS "/tp_bpftool_prog"
 #define ZEROES_16	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
 
-/* @cmd's exit status (-1 if it did not exit), its output in the test's client.out */
-static int run_client(const char *cmd)
+/*
+ * Runs the command printf() makes of @f: its exit status (-1 if it did not
+ * exit), its output in the test's client.out
+ */
+static int run_client(const char *f, ...)
 {
-	char *line;
-	int status;
+	char *cmd, *line;
+	int status, n;
+	va_list ap;
 
 	/* not fmt(): a command line may be longer than its lines */
-	if (asprintf(&line, "%s >%s/client.out 2>&1", cmd, tmpdir) < 0)
+	va_start(ap, f);
+	n = vasprintf(&cmd, f, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	n = asprintf(&line, "%s >%s/client.out 2>&1", cmd, tmpdir);
+	free(cmd);
+	if (n < 0)
 		return -1;
 	status = system(line);
 	free(line);
@@ -54,7 +65,7 @@ static bool client_ready(struct __test_metadata *_metadata, const char *tool,
 	if (tool && !tool_installed(tool))
 		SKIP(return false, "%s is not installed", tool);
 	if (version_cmd) {
-		int rc = run_client(version_cmd);
+		int rc = run_client("%s", version_cmd);
 
 		EXPECT_EQ(0, rc) TH_LOG("%s is installed but does not run: %s", tool, client_out());
 		return !rc;
@@ -197,7 +208,7 @@ static char *bpftool_traced(struct __test_metadata *_metadata, const char *args)
 
 	snprintf(cmd, sizeof(cmd), "bpftool %s", args);
 	EXPECT_EQ(0, tp_begin(BPFTOOL_MAP_EVENTS));
-	EXPECT_EQ(0, run_client(cmd)) TH_LOG("%s: %s", cmd, client_out());
+	EXPECT_EQ(0, run_client("%s", cmd)) TH_LOG("%s: %s", cmd, client_out());
 	return trace_copy(_metadata);
 }
 
@@ -329,8 +340,8 @@ TEST_F_TIMEOUT(clients, bpftool_prog_load, 300)
 	if (!client_ready(_metadata, "bpftool", "bpftool version"))
 		return;
 	TP_BEGIN("bpf_prog_load,bpf_obj_pin_prog,bpf_map_create");
-	ASSERT_EQ(0, run_client(fmt("bpftool prog load %s " BPFTOOL_PROG,
-				    beside_self(CLIENT_OBJ)))) TH_LOG("%s", client_out());
+	ASSERT_EQ(0, run_client("bpftool prog load %s " BPFTOOL_PROG,
+				beside_self(CLIENT_OBJ))) TH_LOG("%s", client_out());
 	trace = trace_copy(_metadata);
 	ASSERT_EQ(0, run_client("bpftool -j prog show pinned " BPFTOOL_PROG));
 	snprintf(show, sizeof(show), "%s", client_out());
@@ -366,7 +377,7 @@ TEST_F_TIMEOUT(clients, bpftool_prog_load, 300)
 		map_id = strtoll(map_ids, &end, 10);
 		ASSERT_NE(map_ids, end) TH_LOG("map_ids: %s", show);
 		map_ids = end + strspn(end, ",");
-		ASSERT_EQ(0, run_client(fmt("bpftool -j map show id %lld", map_id)));
+		ASSERT_EQ(0, run_client("bpftool -j map show id %lld", map_id));
 		if (!strstr(client_out(), "\"name\":\"tp_clients_ids\""))
 			continue;
 		snprintf(want, sizeof(want),
@@ -470,8 +481,8 @@ TEST_F_TIMEOUT(clients, libbpf_loader, 300)
 	if (!client_ready(_metadata, NULL, NULL))
 		return;
 	TP_BEGIN("bpf_map_create,bpf_map_update_elem,bpf_map_freeze,bpf_prog_load");
-	ASSERT_EQ(0, run_client(fmt("%s %s", beside_self(CLIENT_LOADER),
-				    beside_self(CLIENT_OBJ)))) TH_LOG("%s", client_out());
+	ASSERT_EQ(0, run_client("%s %s", beside_self(CLIENT_LOADER),
+				beside_self(CLIENT_OBJ))) TH_LOG("%s", client_out());
 	trace = trace_copy(_metadata);
 	loaded = strdup(client_out());
 	ASSERT_NE(NULL, strstr(loaded, ".rodata id ")) TH_LOG("no .rodata map: %s", loaded);
@@ -524,8 +535,8 @@ TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
 
 	if (!client_ready(_metadata, NULL, NULL))
 		return;
-	rc = run_client(fmt("%s %s --count 3", beside_self(CLIENT_LOADER),
-			    beside_self(CLIENT_OBJ)));
+	rc = run_client("%s %s --count 3", beside_self(CLIENT_LOADER),
+			beside_self(CLIENT_OBJ));
 	out = client_out();
 	if (!gate_on) {
 		ASSERT_EQ(2, rc) TH_LOG("%s", out);
@@ -615,8 +626,8 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	if (!client_ready(_metadata, NULL, NULL))
 		return;
 	TP_BEGIN(STORY_EVENTS);
-	rc = run_client(fmt("%s %s --count 1", beside_self(CLIENT_LOADER),
-			    beside_self(CLIENT_OBJ)));
+	rc = run_client("%s %s --count 1", beside_self(CLIENT_LOADER),
+			beside_self(CLIENT_OBJ));
 	ASSERT_EQ(gate_on ? 0 : 2, rc) TH_LOG("%s", client_out());
 	out = strdup(client_out());
 	for (p = out; *p; p += strcspn(p, "\n"), p += !!*p) {
@@ -699,7 +710,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
 	if (!client_ready(_metadata, NULL, NULL))
 		return;
 	TP_BEGIN(FAIL_EVENTS);
-	ASSERT_EQ(0, run_client(fmt("%s --fail", beside_self(CLIENT_LOADER))))
+	ASSERT_EQ(0, run_client("%s --fail", beside_self(CLIENT_LOADER)))
 		TH_LOG("%s", client_out());
 	trace = trace_copy(_metadata);
 	out = strdup(client_out());
@@ -763,8 +774,8 @@ TEST_F_TIMEOUT(clients, bpftrace_on_update, 600)
 
 	if (!client_ready(_metadata, "bpftrace", "bpftrace --version"))
 		return;
-	rc = run_client(fmt("bpftrace -e '" BPFTRACE_TYPES BPFTRACE_PROBE "' -c '%s --updates 5'",
-			    beside_self(WORKLOAD)));
+	rc = run_client("bpftrace -e '" BPFTRACE_TYPES BPFTRACE_PROBE "' -c '%s --updates 5'",
+			beside_self(WORKLOAD));
 	out = client_out();
 	if (!gate_on) {
 		ASSERT_NE(0, rc) TH_LOG("%s", out);
@@ -882,7 +893,7 @@ TEST_F_TIMEOUT(clients, typed_tp_btf_and_raw_tp, 300)
 	if (!typed_ready(_metadata))
 		return;
 	ASSERT_EQ(0, tp_begin("bpf_map_create,bpf_map_update_elem"));
-	rc = run_client(fmt("%s %s --typed", beside_self(CLIENT_LOADER), beside_self(TYPED_OBJ)));
+	rc = run_client("%s %s --typed", beside_self(CLIENT_LOADER), beside_self(TYPED_OBJ));
 	trace = trace_copy(_metadata);
 	out = strdup(client_out());
 	if (!gate_on) {
@@ -974,7 +985,7 @@ static const char *bpftrace_updates(struct __test_metadata *_metadata, const cha
 		return NULL;
 	if (access(KERNEL_BTF, R_OK))
 		SKIP(return NULL, "%s: bpftrace needs it for the kernel's types", NO_BTF);
-	rc = run_client(fmt("bpftrace -e '%s' -c '%s --updates 5'", script, beside_self(WORKLOAD)));
+	rc = run_client("bpftrace -e '%s' -c '%s --updates 5'", script, beside_self(WORKLOAD));
 	out = client_out();
 	if (rc && (strstr(out, "Invalid probe type") || strstr(out, "Unknown probe type") ||
 		   strstr(out, "Invalid provider")))
@@ -1047,18 +1058,18 @@ static const char *const nearest_functions[] = {
 TEST_F_TIMEOUT(clients, fexit_beside_the_events, 300)
 {
 	char cmd[PATH_MAX * 2], *out;
-	size_t i, n;
+	size_t i, len;
 
 	if (!client_ready(_metadata, NULL, NULL))
 		return;
 	if (access(KERNEL_BTF, R_OK))
 		SKIP(return, "%s: fentry and fexit need it", NO_BTF);
 	/* all in one run: kallsyms, ftrace's list and the BTF read once */
-	n = snprintf(cmd, sizeof(cmd), "%s --fentry", beside_self(CLIENT_LOADER));
+	len = snprintf(cmd, sizeof(cmd), "%s --fentry", beside_self(CLIENT_LOADER));
 	for (i = 0; i < ARRAY_SIZE(nearest_functions); i++)
-		n += snprintf(cmd + n, sizeof(cmd) - n, " %s", nearest_functions[i]);
-	ASSERT_GT(sizeof(cmd), n);
-	ASSERT_EQ(0, run_client(cmd)) TH_LOG("%s", client_out());
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", nearest_functions[i]);
+	ASSERT_GT(sizeof(cmd), len);
+	ASSERT_EQ(0, run_client("%s", cmd)) TH_LOG("%s", client_out());
 	out = strdup(client_out());
 	ASSERT_NE(NULL, out);
 	for (i = 0; i < ARRAY_SIZE(nearest_functions); i++) {

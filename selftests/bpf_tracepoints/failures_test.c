@@ -7,6 +7,12 @@
 #include "../kselftest_harness.h"
 #include "test_helpers.h"
 
+/* The failure records of the test's own task */
+static int fail_records(const char *trace)
+{
+	return fail_records_of(trace, getpid());
+}
+
 TEST(map_create_fail)
 {
 	char *trace;

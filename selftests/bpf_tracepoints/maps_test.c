@@ -7,6 +7,33 @@
 #include "../kselftest_harness.h"
 #include "test_helpers.h"
 
+/*
+ * A page the kernel cannot write: a command's copy of its result out to
+ * it fails with EFAULT after the command itself has worked, and must
+ * leave no event. NULL if it cannot be had.
+ */
+static void *unwritable_page(void)
+{
+	void *p = mmap(NULL, getpagesize(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A map of @type with one element @key -> @val, described in @m. */
+static int map_with_elem(__u32 type, __u32 ksize, __u32 vsize, const void *key,
+			 const void *val, struct map_desc *m)
+{
+	int fd = sys_map_create(type, ksize, vsize, 4, 0);
+
+	if (fd < 0 || map_desc(fd, m) ||
+	    sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, key, (void *)val, BPF_ANY)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 TEST(map_create)
 {
 	struct map_desc m;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the bpf_tracepoints test programs share (one program per topic, as
- * tools/testing/selftests/bpf/prog_tests/ splits its tests): tracing into
- * the program's own tracefs instance and reading back the lines that are
- * the test's own, the bpf(2) commands the tests issue, and what the events
- * must print of the maps and programs they make.
+ * What the bpf_tracepoints test programs share, one program per topic (a
+ * file per topic, as tools/testing/selftests/bpf/prog_tests/ has): tracing
+ * into the program's own tracefs instance and reading back the lines that
+ * are the test's own, the bpf(2) commands the tests issue, and what the
+ * events must print of the maps and programs they make.
  *
  * Every test issues raw bpf(2) commands and checks both sides of the gate:
  * with the option on, each successful command leaves exactly one event in
@@ -16,9 +16,16 @@
  * Which side to expect comes from BPF_TRACEPOINTS_EXPECT=on|off, else from
  * /proc/config.gz; only if neither exists is it inferred from tracefs.
  *
- * Each program is one translation unit (kselftest_harness.h keeps its
- * tests in static lists), so these are static inline, as in
- * bpf_tracepoints.h; its includer defines _GNU_SOURCE first.
+ * A topic is a program of its own, as landlock's *_test.c are:
+ * kselftest_harness.h keeps a program's tests in static lists, so the
+ * files cannot be linked into one program as prog_tests/ are into
+ * test_progs. Each program is one translation unit (bpf_tracepoints.h's
+ * tracing_dir, the program's instance, is one per unit), and the helpers
+ * are static inline, as in bpf_tracepoints.h, so that a program that uses
+ * a few draws no warning for the rest. The includer defines _GNU_SOURCE
+ * first; EXPECT_EVENT(), EXPECT_NO_EVENT() and TP_BEGIN() need
+ * kselftest_harness.h (which bpf_tracepoints_workload, a program but not
+ * a test, does without).
  */
 #ifndef TEST_HELPERS_H
 #define TEST_HELPERS_H
@@ -626,33 +633,6 @@ static inline char *prog_line(const struct prog_desc *p)
 	return fmt("prog=%s type=%s id=%u name=%s", p->tag, p->type, p->id, p->name);
 }
 
-/*
- * A page the kernel cannot write: a command's copy of its result out to
- * it fails with EFAULT after the command itself has worked, and must
- * leave no event. NULL if it cannot be had.
- */
-static inline void *unwritable_page(void)
-{
-	void *p = mmap(NULL, getpagesize(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* A map of @type with one element @key -> @val, described in @m. */
-static inline int map_with_elem(__u32 type, __u32 ksize, __u32 vsize,
-				const void *key, const void *val, struct map_desc *m)
-{
-	int fd = sys_map_create(type, ksize, vsize, 4, 0);
-
-	if (fd < 0 || map_desc(fd, m) ||
-	    sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, key, (void *)val, BPF_ANY)) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 #define FAIL_EVENTS "bpf_cmd_refused,bpf_map_create_fail,bpf_prog_load_fail,bpf_cmd_fail"
 
 /* The lines of @event in @trace that task @pid emitted */
@@ -674,11 +654,6 @@ static inline int fail_records_of(const char *trace, pid_t pid)
 	return count_of_pid(trace, " bpf_map_create_fail: ", pid) +
 	       count_of_pid(trace, " bpf_prog_load_fail: ", pid) +
 	       count_of_pid(trace, " bpf_cmd_fail: ", pid);
-}
-
-static inline int fail_records(const char *trace)
-{
-	return fail_records_of(trace, getpid());
 }
 
 /*

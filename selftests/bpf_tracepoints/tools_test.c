@@ -64,8 +64,9 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	if (!gate_on) {
 		/* the off kernel has no bpf event for trace-cmd to record */
 		ASSERT_NE(0, system("trace-cmd list -e 2>/dev/null | grep -q '^bpf:'"));
-		ASSERT_EQ(0, system(fmt("%s --workload %s", beside_self(WORKLOAD),
-					tmp_file("want"))));
+		ASSERT_EQ(0, system(fmt("%1$s --workload %2$s/want >%2$s/workload.log 2>&1",
+					beside_self(WORKLOAD), tmpdir)))
+			TH_LOG("%s", read_file(tmp_file("workload.log")) ?: "");
 		return;
 	}
 	/*
@@ -134,8 +135,9 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 		ASSERT_TRUE(strstr(script, "event syntax error") ||
 			    strstr(script, "nknown tracepoint"))
 			TH_LOG("want perf's own error, got: %s", script);
-		ASSERT_EQ(0, system(fmt("%s --sock-example 1 %s", beside_self(WORKLOAD),
-					tmp_file("want"))));
+		ASSERT_EQ(0, system(fmt("%1$s --sock-example 1 %2$s/want >%2$s/workload.log 2>&1",
+					beside_self(WORKLOAD), tmpdir)))
+			TH_LOG("%s", read_file(tmp_file("workload.log")) ?: "");
 		return;
 	}
 	/* of the machine's events, the lines the workload must have caused */
