@@ -32,6 +32,20 @@ static int count_report_lines(const char *report, const char *name, const char *
 }
 
 /*
+ * The workload alone (the off kernel's side): bpf_tracepoints_workload
+ * @args, its output shown if it fails
+ */
+static int run_workload(const char *args)
+{
+	int rc = system(fmt("%s %s >%s/workload.log 2>&1", beside_self(WORKLOAD), args, tmpdir));
+
+	if (rc)
+		ksft_print_msg("%s %s: exit %d: %s\n", WORKLOAD, args, rc,
+			       read_file(tmp_file("workload.log")) ?: "");
+	return rc;
+}
+
+/*
  * The tools, each run as a user would around a workload of its own: on a
  * debug kernel under emulation they take longer than the harness's 30 s.
  */
@@ -64,9 +78,7 @@ TEST_F_TIMEOUT(tools, trace_cmd_record, 300)
 	if (!gate_on) {
 		/* the off kernel has no bpf event for trace-cmd to record */
 		ASSERT_NE(0, system("trace-cmd list -e 2>/dev/null | grep -q '^bpf:'"));
-		ASSERT_EQ(0, system(fmt("%1$s --workload %2$s/want >%2$s/workload.log 2>&1",
-					beside_self(WORKLOAD), tmpdir)))
-			TH_LOG("%s", read_file(tmp_file("workload.log")) ?: "");
+		ASSERT_EQ(0, run_workload(fmt("--workload %s/want", tmpdir)));
 		return;
 	}
 	/*
@@ -135,9 +147,7 @@ TEST_F_TIMEOUT(tools, perf_record, 300)
 		ASSERT_TRUE(strstr(script, "event syntax error") ||
 			    strstr(script, "nknown tracepoint"))
 			TH_LOG("want perf's own error, got: %s", script);
-		ASSERT_EQ(0, system(fmt("%1$s --sock-example 1 %2$s/want >%2$s/workload.log 2>&1",
-					beside_self(WORKLOAD), tmpdir)))
-			TH_LOG("%s", read_file(tmp_file("workload.log")) ?: "");
+		ASSERT_EQ(0, run_workload(fmt("--sock-example 1 %s/want", tmpdir)));
 		return;
 	}
 	/* of the machine's events, the lines the workload must have caused */
