@@ -16,10 +16,10 @@
  * Which side to expect comes from BPF_TRACEPOINTS_EXPECT=on|off, else from
  * /proc/config.gz; only if neither exists is it inferred from tracefs.
  *
- * A topic is a program of its own, as landlock's *_test.c are:
- * kselftest_harness.h keeps a program's tests in static lists, so the
- * files cannot be linked into one program as prog_tests/ are into
- * test_progs. Each program is one translation unit (bpf_tracepoints.h's
+ * A topic is a program of its own, a *_test.c each, as other suites on
+ * the harness have them: kselftest_harness.h keeps a program's tests in
+ * static lists, so the files cannot be linked into one program as
+ * prog_tests/ are into test_progs. Each program is one translation unit (bpf_tracepoints.h's
  * tracing_dir, the program's instance, is one per unit), and the helpers
  * are static inline, as in bpf_tracepoints.h, so that a program that uses
  * a few draws no warning for the rest. The includer defines _GNU_SOURCE
