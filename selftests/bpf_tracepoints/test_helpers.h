@@ -19,13 +19,13 @@
  * A topic is a program of its own, a *_test.c each, as other suites on
  * the harness have them: kselftest_harness.h keeps a program's tests in
  * static lists, so the files cannot be linked into one program as
- * prog_tests/ are into test_progs. Each program is one translation unit (bpf_tracepoints.h's
- * tracing_dir, the program's instance, is one per unit), and the helpers
- * are static inline, as in bpf_tracepoints.h, so that a program that uses
- * a few draws no warning for the rest. The includer defines _GNU_SOURCE
- * first; EXPECT_EVENT(), EXPECT_NO_EVENT() and TP_BEGIN() need
- * kselftest_harness.h (which bpf_tracepoints_workload, a program but not
- * a test, does without).
+ * prog_tests/ are into test_progs. Each program is one translation unit
+ * (bpf_tracepoints.h's tracing_dir, the program's instance, is one per
+ * unit), and the helpers are static inline, as in bpf_tracepoints.h, so
+ * that a program that uses a few draws no warning for the rest. The
+ * includer defines _GNU_SOURCE first; EXPECT_EVENT(), EXPECT_NO_EVENT()
+ * and TP_BEGIN() need kselftest_harness.h (which bpf_tracepoints_workload,
+ * a program but not a test, does without).
  */
 #ifndef TEST_HELPERS_H
 #define TEST_HELPERS_H
