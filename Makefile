@@ -50,7 +50,7 @@ timed	= scripts/timed.sh $(TIMES) "$(KVER) $(1)" $(2)
 # scripts/fetch-qemu.sh). qemu/boot.sh runs each vCPU in a host thread of
 # its own (QEMU 8.1 or later: 7.2's executes stale int3s), or all in one
 # with TCG_THREAD=single; a boot that meets 10.0.2's rarer stale int3 is
-# booted again single-threaded, and says so (docs/int3-oops.md).
+# booted once more as before, and says so; a second fails (docs/int3-oops.md).
 QEMU_DIR := $(abspath $(OUT)/qemu)
 export QEMU ?= $(QEMU_DIR)/usr/bin/qemu-system-x86_64
 # (its firmware, for it alone: another QEMU= has its own)
@@ -62,7 +62,7 @@ KVM_KEY	:= $(shell { uname -r; $(QEMU) --version 2>/dev/null | head -1; } | sha2
 PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
-.PHONY: all run test typed-initramfs bench-btf test-tree test-host test-boots neighbour neighbour-guest test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
+.PHONY: all run test rig-check typed-initramfs bench-btf test-tree test-host test-boots neighbour neighbour-guest test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
 	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
@@ -94,7 +94,7 @@ check-series: tree
 check-gates: tree
 	@mkdir -p $(LOGS)
 	@$(call timed,gates,scripts/cached.sh $(CACHE) gates $(LOGS)/gates.out \
-		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/compare-elf.sh scripts/compare-objs.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
+		"$(PATCHES) $(TREE)/.git/rig-stamp scripts/check-gates.sh scripts/check-config.sh scripts/build-warnings.sh scripts/objtool-args.sh scripts/compare-elf.sh scripts/compare-objs.sh scripts/ktap.sh selftests/bpf_tracepoints/config $(wildcard /usr/src/linux-config-$(KVER))" \
 		scripts/check-gates.sh $(TREE) $(PATCHES) $(BUILD)-gates $(KVER)) $(keep_going)
 
 check-docs: tree
@@ -318,6 +318,7 @@ OTHER_TREES := $(filter-out $(DEBUG_TREE),$(TREES))
 OTHER_NICE := 9
 test:
 	@rm -f $(TIMES); mkdir -p $(OUT)/logs; date +%s > $(OUT)/logs/test-start
+	@$(MAKE) -s rig-check RIG_KEEP_GOING=1
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
 	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
 	@trap 'trap "" INT TERM; kill -TERM 0' INT TERM; \
@@ -330,12 +331,22 @@ test:
 	@$(foreach k,$(TREES),$(MAKE) -s compare-debug KVER=$(k) RIG_KEEP_GOING=1;)
 	@scripts/times.sh $(TIMES) $(OUT)/logs/test-start
 	@MANIFEST=qemu/manifest qemu/results.sh $(foreach k,$(TREES),$(call tree_results,$(k))) \
-		$(foreach r,packages canary fuzz,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out)
+		$(foreach r,packages canary fuzz,$(DEBUG_TREE)/$(r)=$(LOGS_DEBUG)/$(r).out) \
+		rig-check=$(OUT)/logs/rig-check.out
+
+# The rig's own checks against planted input (scripts/rig-check.sh): each
+# must refuse what would have fooled it, and take its control.
+rig-check:
+	@mkdir -p $(OUT)/logs
+	@scripts/rig-check.sh > $(OUT)/logs/rig-check.out 2>&1 $(keep_going)
+	@grep -c '^ok ' $(OUT)/logs/rig-check.out | sed 's/$$/ rig checks passed/'
 
 # The manifest of the tests each guest run reports (qemu/manifest), written
-# from the last make test's logs: review its diff before committing it.
+# from the last make test's logs: review its diff before committing it. A
+# new skip, another skip reason or a test gone is refused, listed, unless
+# MANIFEST_ACCEPT=1 (qemu/write-manifest.sh).
 manifest:
-	@qemu/write-manifest.sh $(foreach k,$(TREES),$(foreach r,on off debug on-neighbour,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
+	@qemu/write-manifest.sh qemu/manifest $(foreach k,$(TREES),$(foreach r,on off debug on-neighbour,$(k)/$(r)=$(OUT)/logs/$(k)/$(r).out)) \
 		> qemu/manifest.new
 	@mv qemu/manifest.new qemu/manifest
 	@git diff --stat -- qemu/manifest

@@ -54,6 +54,12 @@ unnest() {
 	}'
 }
 
+# the runs' names, for the manifest's check that each reported
+given=
+for run in "$@"; do
+	given="$given ${run%%=*}"
+done
+
 for run in "$@"; do
 	name=${run%%=*}
 	file=${run#*=}
@@ -71,9 +77,16 @@ for run in "$@"; do
 				printf "\t%s\n", substr(d[i], 1, 200)
 		}
 		/^# +RUN +/ { run = $3; nd = 0 }
-		/^selftests: [^:]*: [^ ]+$/ { prog = $3 }
+		# a program of its own: nothing of the one before (its results,
+		# its failures, its plan) may speak for it
+		/^selftests: [^:]*: [^ ]+$/ { flush(); prog = $3; plan = -1; seen = 0; failed = 0; progskip = 0 }
+		# init says how many times it runs the suite (twice, neighbour)
+		# and says when each run ends: a run left out is a failure
+		/^rig: suite runs [0-9]+$/ { runs_want = $4 + 0; printf "\001passes %s %d\n", name, runs_want }
+		/^rig: run_kselftest\.sh took / { runs_done++ }
 		/^#/ && !/^# +(RUN|OK|FAIL) / { d[++nd] = $0 }
 		/^(K?TAP version)/ { flush(); plan = -1; seen = 0; failed = 0; blocks++; next }
+		/^(not )?ok [0-9]+ / { results++ }
 		/^1\.\.[0-9]+/ {
 			plan = substr($1, 4) + 0
 			# a program that skips whole: its name is the test
@@ -81,6 +94,7 @@ for run in "$@"; do
 				reason = $0; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", reason)
 				printf "%s: skip %s (%s)\n", name, prog != "" ? prog : "(program)", reason
 				progskip = 1
+				results++
 			}
 			next
 		}
@@ -112,47 +126,73 @@ for run in "$@"; do
 				printf "%s: not ok %s exited %s\n", name, $3, code
 			# a skip (4) with no test reported and no "1..0 # SKIP":
 			# the program skipped whole all the same
-			if (code == 4 && !seen && !progskip)
+			if (code == 4 && !seen && !progskip) {
 				printf "%s: skip %s (exit 4, nothing reported)\n", name, $3
+				results++
+			}
 			progskip = 0
 		}
 		END {
 			flush()
 			if (!blocks) printf "%s: not ok (no KTAP in the results)\n", name
+			# a header and nothing after it is no run that passed
+			else if (!results) printf "%s: not ok (KTAP with no results)\n", name
+			if (runs_want && runs_done != runs_want)
+				printf "%s: not ok the suite ran %d of the %d times init announced\n", name, runs_done, runs_want
 		}'
-done | awk -v manifest="$MANIFEST" '
+done | awk -v manifest="$MANIFEST" -v given="$given" '
 	BEGIN {
 		while (manifest != "" && (getline l < manifest) > 0) {
 			sub(/\r$/, "", l)
 			if (l ~ /^#/ || l == "")
 				continue
-			# a line the reader cannot take fails, never drops out
-			if (split(l, f, " ") != 3 || (f[2] != "ok" && f[2] != "skip")) {
+			# "RUN ok TEST", or "RUN skip TEST REASON": the reason the
+			# test gives, word for word (a skip for another reason is
+			# another skip). A line the reader cannot take fails,
+			# never drops out.
+			n = split(l, f, " ")
+			if (!(n == 3 && f[2] == "ok") && !(n > 3 && f[2] == "skip")) {
 				bad_manifest[++nbad] = l
 				continue
 			}
-			want[f[1] " " f[3]] = f[2]
+			key = f[1] " " f[3]
+			want[key] = f[2]
+			if (f[2] == "skip") {
+				r = l
+				sub(/^[^ ]+ +skip +[^ ]+ +/, "", r)
+				want_reason[key] = r
+			}
 			covered[f[1]] = 1
 		}
+		split(given, g, " ")
 	}
+	# how many times a run ran the suite (results.sh itself, above)
+	/^\001passes / { passes[$2] = $3; next }
 	# a failure'"'"'s diagnostics (tab-led) are kept for the summary only
 	/^\t/ { failed[fail] = failed[fail] "\n    " substr($0, 2); next }
 	# "RUN: ok TEST" and "RUN: skip TEST (reason)" against the manifest
 	$2 == "ok" || $2 == "skip" {
 		run = $1; sub(/:$/, "", run)
 		key = run " " $3
+		reason = ""
+		if ($2 == "skip") {
+			reason = substr($0, index($0, "(") + 1)
+			sub(/\)$/, "", reason)
+		}
 		if (run in covered) {
-			seen[key] = 1
+			count[key]++
 			if (!(key in want))
 				$0 = run ": not ok " $3 " is not in the manifest (it reported " $2 ")"
 			else if (want[key] != $2)
 				$0 = run ": not ok " $3 " " ($2 == "ok" ? "passed" : "skipped") ", the manifest says " want[key] \
-					($2 == "skip" ? " " substr($0, index($0, "(")) : "")
+					($2 == "skip" ? " (" reason ")" : "")
+			else if ($2 == "skip" && reason != want_reason[key])
+				$0 = run ": not ok " $3 " skipped for another reason: \"" reason "\", the manifest says \"" want_reason[key] "\""
 		} else if ($2 == "skip")
-			$0 = run ": not ok unexpected skip of " $3 " " substr($0, index($0, "("))
+			$0 = run ": not ok unexpected skip of " $3 " (" reason ")"
 	}
 	# a test that failed was reported all the same
-	$2 == "not" && $3 == "ok" { run = $1; sub(/:$/, "", run); seen[run " " $4] = 1 }
+	$2 == "not" && $3 == "ok" { run = $1; sub(/:$/, "", run); count[run " " $4]++ }
 	{
 		run = $1; sub(/:$/, "", run)
 		# a kernel'"'"'s run the manifest knows nothing of would pass
@@ -164,6 +204,13 @@ done | awk -v manifest="$MANIFEST" '
 		reported[run] = 1
 	}
 	{ print }
+	# the boots, and those QEMU'"'"'s stale int3 made boot once more
+	# (qemu/boot.sh), with what their first boot had failed
+	/: (not )?ok boot / { boots++ }
+	/: (not )?ok boot .*; first boot: QEMU'"'"'s / {
+		r = $0; sub(/.*; first boot: /, "", r)
+		restale[++nre] = $1 " " r
+	}
 	/: ok / { pass++ }
 	/: skip / { skip++ }
 	/: not ok / { failed[++fail] = $0 }
@@ -173,16 +220,33 @@ done | awk -v manifest="$MANIFEST" '
 			print line
 			failed[++fail] = line
 		}
-		# what a run that reported anything left out (a run with no
-		# results at all has failed already)
-		for (k in want) {
-			split(k, f, " ")
-			if ((f[1] in reported) && !(k in seen)) {
-				line = f[1] ": not ok " f[2] " is missing: the manifest lists it (" want[k] ")"
+		# a run given that the manifest covers and that reported
+		# nothing at all (no line of its own) has lost every test
+		for (i in g)
+			if ((g[i] in covered) && !(g[i] in reported)) {
+				line = g[i] ": not ok reported nothing: the manifest lists its tests"
 				print line
 				failed[++fail] = line
 			}
+		# what a run that reported anything left out, in any of its
+		# passes (a run with no results at all has failed already)
+		for (k in want) {
+			split(k, f, " ")
+			if (!(f[1] in reported))
+				continue
+			want_n = (f[1] in passes) ? passes[f[1]] : 1
+			if (!(k in count))
+				line = f[1] ": not ok " f[2] " is missing: the manifest lists it (" want[k] ")"
+			else if (count[k] < want_n)
+				line = f[1] ": not ok " f[2] " is missing from " want_n - count[k] " of the suite'"'"'s " want_n " runs"
+			else
+				continue
+			print line
+			failed[++fail] = line
 		}
+		if (boots)
+			printf "QEMU'"'"'s stale int3: %d of %d boots booted once more\n", nre, boots
+		for (i = 1; i <= nre; i++) print "  " restale[i]
 		# the failures again, next to the verdict, where a log tail shows them
 		if (fail) print "failures:"
 		for (i = 1; i <= fail; i++) print "  " failed[i]

@@ -1,13 +1,18 @@
 #!/bin/sh
 # Writes the manifest qemu/results.sh checks runs against (MANIFEST=):
-# every test each guest run reported, as "RUN ok|skip TEST", from the
-# runs' logs. Refuses when a run failed: a manifest records what passes.
-# Review the diff before committing it: a test that went missing from the
-# runs goes missing from the manifest too.
-# Usage: write-manifest.sh NAME=FILE... > qemu/manifest
+# every test each guest run reported, as "RUN ok TEST" or "RUN skip TEST
+# REASON" (the reason word for word), from the runs' logs. Refuses when
+# a run failed: a manifest records what passes. Against the manifest it
+# replaces (OLD), it refuses too, listing them, when a skip is new or
+# gives another reason, or a test OLD lists is gone from the runs: each
+# is a change to what the rig proves, and MANIFEST_ACCEPT=1 says it was
+# read and meant.
+# Usage: write-manifest.sh OLD NAME=FILE... > qemu/manifest
 set -eu
 
 here=$(dirname "$0")
+old=${1:?usage: write-manifest.sh OLD NAME=FILE...}
+shift
 verdict=$(MANIFEST='' "$here/results.sh" "$@" || true)
 failed=$(echo "$verdict" | grep ': not ok ' | grep -v ': not ok unexpected skip of ' || true)
 if [ -n "$failed" ]; then
@@ -15,15 +20,43 @@ if [ -n "$failed" ]; then
 	echo "$failed" | sed 's/^/  /' >&2
 	exit 1
 fi
+new=$(echo "$verdict" | awk '
+	# "RUN: ok TEST", "RUN: skip TEST (REASON)", "RUN: not ok unexpected skip of TEST (REASON)"
+	function reason(s) { s = substr(s, index(s, "(") + 1); sub(/\)$/, "", s); return s }
+	{ run = $1; sub(/:$/, "", run) }
+	$2 == "ok" { print run, "ok", $3 }
+	$2 == "skip" { print run, "skip", $3, reason($0) }
+	$2 == "not" && $3 == "ok" && $4 == "unexpected" { print run, "skip", $7, reason($0) }' |
+	sort -u)
+# what changed against OLD: new or other skips, and tests gone
+runs=$(echo "$new" | awk '{ print $1 }' | sort -u)
+changes=$( { grep -v '^#' "$old" 2>/dev/null | grep . || true; } | awk -v runs="$runs" -v new="$new" '
+	BEGIN {
+		n = split(runs, r, "\n"); for (i = 1; i <= n; i++) ran[r[i]] = 1
+		n = split(new, l, "\n")
+		for (i = 1; i <= n; i++) { split(l[i], f, " "); now[f[1] " " f[3]] = l[i] }
+	}
+	{ was[$1 " " $3] = $0 }
+	($1 in ran) && !(($1 " " $3) in now) { print "gone: " $0 }
+	END {
+		for (k in now) {
+			split(now[k], f, " ")
+			if (f[2] == "skip" && was[k] != now[k])
+				print "skip: " now[k] ((k in was) ? "   (was: " was[k] ")" : "   (new)")
+		}
+	}' | sort)
+if [ -n "$changes" ] && [ "${MANIFEST_ACCEPT:-0}" != 1 ]; then
+	echo "write-manifest: against $old, these change what the rig proves:" >&2
+	echo "$changes" | sed 's/^/  /' >&2
+	echo "write-manifest: read them; MANIFEST_ACCEPT=1 writes the manifest all the same" >&2
+	exit 1
+fi
 echo "# The tests each guest run must report, and how (written by"
 echo "# qemu/write-manifest.sh: make manifest). qemu/results.sh fails a run"
-echo "# that reports a test not listed, leaves one out, or skips one listed"
-echo "# as ok (and the other way round). Skips, and why:"
+echo "# that reports a test not listed, leaves one out (in any of the suite's"
+echo "# runs), skips one listed as ok (and the other way round), or skips one"
+echo "# for another reason than the one listed. Skips, and why:"
 echo "# 6.1 has no BPF_F_PATH_FD (Linux 6.5): obj_pin_get_map_path_fd."
 echo "# Only 6.12's debug kernel has BTF (defconfigs/btf): the typed clients and"
 echo "# fentry skip on the others. Debian 12's bpftrace 0.17 has no rawtracepoint."
-echo "$verdict" | awk '
-	$2 == "ok" { run = $1; sub(/:$/, "", run); print run, "ok", $3 }
-	$2 == "skip" { run = $1; sub(/:$/, "", run); print run, "skip", $3 }
-	$2 == "not" && $3 == "ok" && $4 == "unexpected" { run = $1; sub(/:$/, "", run); print run, "skip", $7 }' |
-	sort -u
+echo "$new"

@@ -40,8 +40,9 @@ objs=$( { git -C "$tree" diff --name-only base..HEAD -- '*.c' ':!tools/'; echo k
 	sort -u | sed 's/\.c$/.o/')
 
 # debian_build NAME [CONFIG-LINE...]: W=1 C=1 build of $objs on Debian's
-# config; its warnings and (sparse's) errors, without line numbers,
-# sorted, in NAME.warn
+# config, and objtool over them where the config defers it to the link;
+# their warnings and (sparse's) errors (scripts/build-warnings.sh) in
+# NAME.warn
 debian_build() {
 	local name=$1 out=$bdir/debian
 	shift
@@ -59,8 +60,20 @@ debian_build() {
 	mkdir -p "$bdir/$name.objs"
 	# shellcheck disable=SC2086
 	(cd "$out" && cp --parents $objs "$bdir/$name.objs/")
-	sed -n -e "s|^$tree/||" -e 's/^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): /\1: \2: /p' "$bdir/$name.log" |
-		grep -v '^scripts/' | sort > "$bdir/$name.warn" || true
+	# where the config defers objtool to vmlinux.o's link (6.12's IBT),
+	# it runs here, on copies, as that link would run it
+	local args
+	args=$("$here/objtool-args.sh" "$tree" "$bdir/$name.config")
+	if [ -n "$args" ]; then
+		rm -rf "$bdir/$name.objtool"
+		cp -r "$bdir/$name.objs" "$bdir/$name.objtool"
+		# shellcheck disable=SC2086
+		(cd "$bdir/$name.objtool" && for o in $objs; do
+			echo "  OBJTOOL $o"
+			"$out/tools/objtool/objtool" $args "$o" 2>&1 || echo "$o: error: objtool exited $?"
+		done) >> "$bdir/$name.log"
+	fi
+	"$here/build-warnings.sh" "$tree" < "$bdir/$name.log" > "$bdir/$name.warn"
 }
 
 # new_warnings NAME: what NAME warns of beyond the unpatched build

@@ -7,9 +7,19 @@
 #   SECTION relocations: N differ at SYMBOL...
 # and nothing when the sections given are equal. Exits 1 when any differs.
 # SECTIONS: a grep -E pattern of the section names to compare (anchored),
-# by default every allocated section but the ones that hold no bytes
-# (.bss and its kind). RELOCS=1 compares each one's relocations too
-# (objects: offset, type, symbol and addend, as readelf prints them).
+# by default every allocated section: those that hold bytes byte for
+# byte, those that hold none (.bss and its kind) by size. RELOCS=1
+# compares each one's relocations too (objects: offset, type, symbol and
+# addend, as readelf prints them). SYMBOLS=1 (objects) also compares
+# every other section: that each is in both, of one type, and the bytes
+# of those that are neither symbols, relocations nor debugging
+# information (which holds line numbers); and the symbol table: each
+# symbol's name, section, value, size, type, binding and visibility,
+# with every number after a "_" or "." in a name read as one (GCC's
+# static locals and clones, .N; __COUNTER__ and __LINE__ in
+# __UNIQUE_ID_, __BTF_ID__ and initcall names: they move with no change
+# to the code):
+#   symbols: N differ: NAME...
 # BUG_CONFIG=.config: where it says DEBUG_BUGVERBOSE=y (struct bug_entry
 # then 12 bytes: two displacements, the line), __bug_table
 # may differ in its entries' line fields alone (a WARN_ON() keeps its code
@@ -22,7 +32,7 @@ set -Eeuo pipefail
 a=${1:?usage: compare-elf.sh A B [SECTIONS]}
 b=${2:?}
 pattern=${3:-}
-: "${RELOCS:=0}" "${MAX_NAMES:=12}"
+: "${RELOCS:=0}" "${SYMBOLS:=0}" "${MAX_NAMES:=12}"
 for f in "$a" "$b"; do
 	[ -f "$f" ] || { echo "compare-elf: $f is missing" >&2; exit 2; }
 done
@@ -31,20 +41,49 @@ tmp=$(mktemp -d)
 trap 'echo "compare-elf: failed at line $LINENO" >&2; exit 2' ERR
 trap 'rm -rf "$tmp"' EXIT
 
-# sections NAME: name, type and flags of each section, one per line
+# sections NAME: name, type, flags (A: allocated) and size of each
+# section, one per line
 sections() {
 	readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
-		awk '$1 != "NULL" { print $1, $2, (NF == 10 && $7 ~ /A/) ? "A" : "-" }'
+		awk '$1 != "NULL" { print $1, $2, (NF == 10 && $7 ~ /A/) ? "A" : "-", $5 }'
 }
 sections "$a" > "$tmp/a.sec"
 sections "$b" > "$tmp/b.sec"
-# what is compared: the pattern's sections, else the allocated ones with bytes
+# what is compared: the pattern's sections, else the allocated ones (and
+# with SYMBOLS=1 every one)
 select_sections() {
 	if [ -n "$pattern" ]; then
 		awk '{ print $1 }' "$1" | grep -Ex "$pattern" || true
+	elif [ "$SYMBOLS" = 1 ]; then
+		awk '{ print $1 }' "$1"
 	else
-		awk '$3 == "A" && $2 != "NOBITS" { print $1 }' "$1"
+		awk '$3 == "A" { print $1 }' "$1"
 	fi
+}
+# unallocated sections whose bytes are not compared as bytes: the symbol
+# table (compared by symbol), its strings, relocations (RELOCS) and
+# debugging information, whose line numbers move with any line added
+not_bytes='^(\.symtab|\.strtab|\.shstrtab|\.symtab_shndx|\.rela?[._].*|\.debug_.*|\.BTF.*|\.gnu_debuglink)$'
+# debugging information: its relocations move with its line numbers too
+debug_info='^(\.debug_.*|\.BTF.*)$'
+# symtab FILE: one line per symbol, its section by name, numbers read as one
+symtab() {
+	readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \([^ ]*\).*/\1 \2/p' > "$tmp/secidx"
+	readelf -sW "$1" | awk -v idx="$tmp/secidx" '
+		BEGIN { while ((getline l < idx) > 0) { split(l, f, " "); sec[f[1]] = f[2] } }
+		$1 ~ /^[0-9]+:$/ && $1 != "0:" {
+			# every number after a "_" or "." in a name: GCC'"'"'s
+			# .N, __COUNTER__ and __LINE__ (__UNIQUE_ID_, __BTF_ID__,
+			# __initcall__kmod_)
+			name = $8
+			while (match(name, /[_.][0-9]+/))
+				name = substr(name, 1, RSTART) "N" substr(name, RSTART + RLENGTH)
+			# (__UNIQUE_ID_ puts its __COUNTER__ right after the name)
+			if (name ~ /^__UNIQUE_ID_/)
+				sub(/[0-9]+$/, "N", name)
+			s = ($7 in sec) ? sec[$7] : $7
+			print name, s, $2, $3, $4, $5, $6
+		}' | sort
 }
 sort -u <(select_sections "$tmp/a.sec") <(select_sections "$tmp/b.sec") > "$tmp/names"
 
@@ -100,9 +139,28 @@ while read -r sec; do
 		differ=1
 		continue
 	fi
-	if [ "$(awk '{ print $2 }' <<< "$ina")" != NOBITS ]; then
-		objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"
-		objcopy -O binary --only-section="$sec" "$b" "$tmp/b.bin"
+	ta=$(awk '{ print $2 }' <<< "$ina") tb=$(awk '{ print $2 }' <<< "$inb")
+	if [ "$ta" != "$tb" ]; then
+		echo "$sec: $ta against $tb (a type that differs)"
+		differ=1
+		continue
+	fi
+	if [ "$ta" = NOBITS ]; then
+		sa=$(awk '{ print $4 }' <<< "$ina") sb=$(awk '{ print $4 }' <<< "$inb")
+		if [ "$sa" != "$sb" ]; then
+			echo "$sec: 0x$sa bytes against 0x$sb (a size that differs, no bytes held)"
+			differ=1
+		fi
+	elif [ "$(awk '{ print $3; exit }' <<< "$ina")" != A ] && [[ $sec =~ $not_bytes ]]; then
+		:	# (compared otherwise, or not as bytes)
+	else
+		if [ "$(awk '{ print $3; exit }' <<< "$ina")" = A ]; then
+			objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"
+			objcopy -O binary --only-section="$sec" "$b" "$tmp/b.bin"
+		else	# (-O binary writes what is loaded alone)
+			objcopy --dump-section "$sec=$tmp/a.bin" "$a" "$tmp/junk"
+			objcopy --dump-section "$sec=$tmp/b.bin" "$b" "$tmp/junk"
+		fi
 		sa=$(stat -c %s "$tmp/a.bin") sb=$(stat -c %s "$tmp/b.bin")
 		if [ "$sa" != "$sb" ]; then
 			echo "$sec: $sa bytes against $sb (a size that differs)"
@@ -122,7 +180,7 @@ while read -r sec; do
 			fi
 		fi
 	fi
-	if [ "$RELOCS" = 1 ]; then
+	if [ "$RELOCS" = 1 ] && ! [[ $sec =~ $debug_info ]]; then
 		relocs "$a" "$sec" > "$tmp/a.rel"
 		relocs "$b" "$sec" > "$tmp/b.rel"
 		if ! cmp -s "$tmp/a.rel" "$tmp/b.rel"; then
@@ -135,4 +193,15 @@ while read -r sec; do
 		fi
 	fi
 done < "$tmp/names"
+if [ "$SYMBOLS" = 1 ] && [ -z "$pattern" ]; then
+	symtab "$a" > "$tmp/a.sym"
+	symtab "$b" > "$tmp/b.sym"
+	if ! cmp -s "$tmp/a.sym" "$tmp/b.sym"; then
+		diff "$tmp/a.sym" "$tmp/b.sym" > "$tmp/sym.diff" || true
+		names=$(sed -n 's/^[<>] \([^ ]*\) .*/\1/p' "$tmp/sym.diff" | awk '!seen[$0]++')
+		echo "symbols: $(grep -c '^[<>]' "$tmp/sym.diff") differ: $(echo "$names" | head -"$MAX_NAMES" |
+			tr '\n' ' ' | sed 's/ $//')$([ "$(echo "$names" | wc -l)" -le "$MAX_NAMES" ] || echo " ...")"
+		differ=1
+	fi
+fi
 exit "$differ"

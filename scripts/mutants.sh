@@ -15,10 +15,12 @@
 #   expect: killed    the mutant must be killed
 #   expect: survives  a control: it must pass
 #   expect: measured  reported either way (a race that may or may not hit)
-#   killed-by: TEXT   a killed mutant must have this among its failures
-#                     (the results, the boot's splat line, or the byte
-#                     comparison's): the check meant to catch it did
-#                     (several lines: any one of them)
+#   killed-by: KILL   a killed mutant must have this among its failures:
+#                     a test by its whole name, a timeout, a hang, a
+#                     splat or an object's section, each only where it
+#                     is named (scripts/killed-by.sh: the forms); the
+#                     check meant to catch it did (several lines: any
+#                     one of them)
 #   gate: make test   make test runs it (MUTANT_GATE=1): a set within the
 #                     run's budget (docs/rig.md, "Mutants"); make
 #                     mutants runs them all
@@ -107,7 +109,9 @@ build_on_kernel() {
 		echo "BUILD: the results could not be read ($rc): $(echo "$verdict" | tail -1)"
 		return
 	fi
-	echo "$verdict" | grep ': not ok ' | sed 's/^ *//' | sort -u || true
+	# each failure with its diagnostics, tab-led (scripts/killed-by.sh
+	# reads them), from results.sh's list of the failures
+	echo "$verdict" | sed -n '/^failures:$/,/^[0-9]* passed, /{s/^    /\t/p; s/^  \([^ ]\)/\1/p}' || true
 }
 
 # build_off_objects NAME: the series' objects built on Debian's config,
@@ -154,6 +158,11 @@ for diff in "$mutantdir"/*.diff; do
 		bad+=("$(basename "$diff"): killed, but by what (no killed-by:)")
 		continue
 	fi
+	mapfile -t by < <(sed -n 's/^killed-by: //p' "$diff")
+	if [ ${#by[@]} -gt 0 ] && ! why=$("$here/killed-by.sh" --check "${by[@]}" 2>&1); then
+		bad+=("$(basename "$diff"): $why")
+		continue
+	fi
 	if grep '^gate:' "$diff" | grep -vqx 'gate: make test'; then
 		bad+=("$(basename "$diff"): $(grep '^gate:' "$diff")")
 		continue
@@ -175,7 +184,7 @@ for diff in "${mutants[@]}"; do
 	kernel=$(sed -n 's/^kernel: //p' "$diff")
 	expect=$(sed -n 's/^expect: //p' "$diff")
 	# one or more killed-by: lines, any of which will do
-	by=$(sed -n 's/^killed-by: //p' "$diff")
+	mapfile -t by < <(sed -n 's/^killed-by: //p' "$diff")
 	if ! git -C "$tree" apply "$(cd "$(dirname "$diff")" && pwd)/$(basename "$diff")"; then
 		result FAIL "mutant $name: does not apply to $tree"
 		continue
@@ -193,15 +202,18 @@ for diff in "${mutants[@]}"; do
 		continue
 	fi
 	if [ -n "$killed_by" ]; then got=killed; else got=survives; fi
-	shown=$(echo "$killed_by" | head -8)
-	# the kill: the failure the header names, else the first; never a
-	# test that did not report (a hung or crashed guest reports none of
-	# its tests, the one named among them)
-	real=$(echo "$killed_by" | grep -v ' is missing: the manifest lists it\| planned, [0-9]* reported\| exited [0-9]*$\| skipped, the manifest says \| is not in the manifest ' || true)
-	kill=$(echo "$real" | grep -F -e "${by:-$(echo "${real:-$killed_by}" | head -1)}" | head -1 |
-		sed 's/^[^ ]*: not ok //' | cut -c1-120 || true)
-	if [ -n "$by" ] && [ "$got" = killed ] && [ -z "$kill" ]; then
-		result FAIL "mutant $name ($kernel): killed, but not by '$(echo "$by" | paste -sd '|' -)'" "$shown"
+	shown=$(echo "$killed_by" | grep -v '^	' | head -8)
+	# the kill: the failure the header names (scripts/killed-by.sh), else
+	# the first
+	kill=
+	if [ ${#by[@]} -gt 0 ]; then
+		kill=$(echo "$killed_by" | "$here/killed-by.sh" "${by[@]}") || true
+	else
+		kill=$(echo "$shown" | head -1)
+	fi
+	kill=$(echo "$kill" | sed 's/^[^ ]*: not ok //' | cut -c1-120)
+	if [ ${#by[@]} -gt 0 ] && [ "$got" = killed ] && [ -z "$kill" ]; then
+		result FAIL "mutant $name ($kernel): killed, but not by '$(printf '%s\n' "${by[@]}" | paste -sd '|' -)'" "$shown"
 		continue
 	fi
 	what=$got
