@@ -29,7 +29,12 @@ KCONFIG	:= Kconfig.debug
 BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfigs/$(KVER))
 
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
-boot	= qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
+# A test guest (modes test, twice, neighbour, bench) that booted the same
+# kernel, initramfs, QEMU and arguments before, cleanly, is not booted
+# again: its logs are kept in $(GUEST_CACHE) (qemu/boot.sh). GUEST_RERUN=1
+# boots every guest again (the race guests, say, for another roll).
+GUEST_CACHE := $(abspath $(OUT)/cache/guests)
+boot	= $(if $(filter test twice neighbour bench,$(2)),GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_TEST),RIG_TEST=$(RIG_TEST))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
@@ -229,7 +234,8 @@ typed-initramfs:
 	@$(MAKE) -s -C $(TREE)/tools/testing/selftests/bpf_tracepoints \
 		OUTPUT=$(TYPED)/kselftest/bpf_tracepoints VMLINUX_BTF=$(abspath $(BUILD)-debug/vmlinux) \
 		$(TYPED)/kselftest/bpf_tracepoints/bpf_tracepoints_typed.bpf.o
-	@(cd $(TYPED) && find kselftest -type f | cpio -o -H newc --quiet) > $(TYPED).cpio
+	@find $(TYPED)/kselftest -exec touch -h -d @0 {} +
+	@(cd $(TYPED) && find kselftest -type f | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) > $(TYPED).cpio
 	@cat $(INITRD) $(TYPED).cpio > $(DEBUG_INITRD).tmp && mv $(DEBUG_INITRD).tmp $(DEBUG_INITRD)
 
 # The canary builds the debug kernel with a might_sleep() in an event: its

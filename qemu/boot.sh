@@ -23,6 +23,12 @@
 # guests need no ACPI (SeaBIOS's lists the boot CPU alone), and it starts
 # the kernel sooner.
 # The verdict is also written as KTAP to NAME.boot for results.sh.
+# GUEST_CACHE, when set (make's guests), keeps a clean boot's logs by
+# what it booted: the kernel, the initramfs, QEMU and its firmware, the
+# kernel's arguments, the settings above and this script with the
+# classifiers it runs. A boot with the same key takes them back instead
+# of booting, and says so; GUEST_RERUN=1 boots all the same. Clean: the
+# verdict ok, no stale int3 met, no test that failed.
 # Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
 set -eu
 . "$(dirname "$0")/splats.sh"
@@ -55,6 +61,28 @@ if [ "$sound" = 2 ]; then
 	echo "boot: $name: $QEMU does not run, or is not QEMU (make deps unpacks the rig's)" >&2
 	printf 'KTAP version 1\n1..1\nnot ok 1 boot %s: no QEMU at %s\n' "$name" "$QEMU" > "$logdir/$name.boot"
 	exit 1
+fi
+# the key of what this boot boots, and a kept boot of the same key
+cache_key=
+if [ -n "${GUEST_CACHE:-}" ]; then
+	here=$(dirname "$0")
+	cache_key=$({
+		sha256sum "$kernel" "$initrd" "$(command -v "$QEMU")" "$here/boot.sh" "$here/splats.sh" \
+			"$here/stale-int3.sh" "$here/int3-livelock.sh" "$here/host-tsc-khz.c" | cut -d' ' -f1
+		[ -z "$QEMU_DATA" ] || sha256sum "$QEMU_DATA/$BIOS" 2>/dev/null | cut -d' ' -f1
+		printf '%s\n' "$qemu_version" "$ACCEL" "$BOOT_TIMEOUT" "$QEMU_EXTRA" "$SMP" "$MEM" \
+			"${TCG_THREAD:-}" "${TCG_THREAD_FORCE:-}" "$BIOS" "$STALE_INT3_REBOOT" "$@"
+	} | sha256sum | cut -c1-16)
+	kept=$GUEST_CACHE/$name-$cache_key
+	if [ "${GUEST_RERUN:-0}" != 1 ] && [ -f "$kept/boot" ]; then
+		for f in console.log out seconds qemu.log; do
+			cp "$kept/$f" "$logdir/$name.$f" 2>/dev/null || true
+		done
+		awk -v k="$cache_key" '/^ok 1 / { $0 = $0 " (kept: an earlier boot of the same kernel, initramfs, QEMU and arguments, key " k ")" } 1' \
+			"$kept/boot" > "$logdir/$name.boot"
+		echo "boot: $name: unchanged: $(tail -1 "$logdir/$name.boot" | sed 's/^ok 1 //') (GUEST_RERUN=1 boots it again)"
+		exit 0
+	fi
 fi
 if [ "${TCG_THREAD:-multi}" = multi ] && [ -z "${TCG_THREAD_FORCE:-}" ] && [ "$sound" != 0 ]; then
 	TCG_THREAD=single
@@ -229,3 +257,13 @@ clock=$(sed -n 's/.*clocksource: Switched to clocksource \([^ ]*\).*/\1/p' "$con
 echo "boot: $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, $secs s$rebooted"
 verdict ok "boot $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, no splat$rebooted"
 echo "$secs" > "$logdir/$name.seconds"
+# a clean boot is kept by its key (GUEST_CACHE): no reboot, no test failed
+if [ -n "$cache_key" ] && [ -z "$rebooted" ] &&
+   ! tr -d '\r' < "$out" | grep -Eq '^(# )*not ok |# *TIMEOUT'; then
+	mkdir -p "$kept.tmp"
+	for f in console.log out seconds qemu.log boot; do
+		cp "$logdir/$name.$f" "$kept.tmp/${f}" 2>/dev/null || true
+	done
+	rm -rf "$kept"
+	mv "$kept.tmp" "$kept"
+fi

@@ -40,6 +40,9 @@ cp -r /usr/include/linux /usr/include/asm-generic "$root/usr/include/"
 cp -r /usr/include/x86_64-linux-gnu/asm "$root/usr/include/x86_64-linux-gnu/"
 echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
 
-(cd "$root" && find . | cpio -o -H newc --quiet) > "$out.tmp"
+# the same files give the same bytes (qemu/boot.sh keeps a guest's
+# results by them): one mtime, one order, no inode numbers
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "build-initramfs: $out ($(du -k "$out" | cut -f1) KiB)"

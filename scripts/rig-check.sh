@@ -255,6 +255,28 @@ fi
 expect "boot: a second stale int3 on the same guest fails it" 0 "^not ok 1 boot twice: QEMU's stale int3 twice on one guest" \
 	boot twice "$tmp/stale.log" "$tmp/stale.log"
 expect "boot: a real int3 is no reboot" 0 "^not ok 1 boot real: kernel splat" boot real "$tmp/real.log"
+# the guests' cache: a clean boot kept, taken back for the same key,
+# booted again when asked or when the kernel changed; a failed one not kept
+cached_boot() {	# cached_boot NAME KERNEL [ENV...]: boot.sh with GUEST_CACHE
+	local name=$1 kernel=$2
+	shift 2
+	env "$@" GUEST_CACHE="$tmp/guests" PLANTED="$tmp/cache.planted" QEMU="$tmp/qemu" ACCEL=tcg \
+		TCG_THREAD=multi KVM_PROBE_FILE= "$qemu/boot.sh" "$kernel" "$tmp/a.c" "$tmp/logs" "$name" x=1 || true
+	echo "qemu ran $(cat "$tmp/cache.planted/count") times"
+	cat "$tmp/logs/$name.boot"
+}
+mkdir -p "$tmp/cache.planted"
+cp "$tmp/a.c" "$tmp/kernel"
+expect "guest cache: the first boot boots" 0 '^qemu ran 1 times' cached_boot g "$tmp/kernel"
+expect "guest cache: the same boot again is kept, and says so" 0 '^ok 1 boot g: .*\(kept: an earlier boot' \
+	cached_boot g "$tmp/kernel"
+expect "guest cache: ... without QEMU" 0 '^qemu ran 1 times' cached_boot g "$tmp/kernel"
+expect "guest cache: GUEST_RERUN=1 boots it again" 0 '^qemu ran 2 times' cached_boot g "$tmp/kernel" GUEST_RERUN=1
+echo changed >> "$tmp/kernel"
+expect "guest cache: another kernel boots" 0 '^qemu ran 3 times' cached_boot g "$tmp/kernel"
+cp "$tmp/real.log" "$tmp/cache.planted/4"
+expect "guest cache: a failed boot ..." 0 '^not ok 1 boot f: kernel splat' cached_boot f "$tmp/kernel"
+expect "guest cache: ... is not kept" 0 '^qemu ran 5 times' cached_boot f "$tmp/kernel"
 expect "results: a reboot is counted in the summary" 0 "^QEMU's stale int3: 1 of 1 boots booted once more" \
 	"$qemu/results.sh" t/boot="$tmp/logs/once.boot"
 

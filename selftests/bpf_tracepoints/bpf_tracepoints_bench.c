@@ -8,9 +8,13 @@
  *
  * Usage: bpf_tracepoints_bench LABEL
  * Prints "bench LABEL CMD VALUE_SIZE NS_PER_SYSCALL" lines and, while events
- * are being recorded, "recsize LABEL CMD VALUE_SIZE BYTES_PER_EVENT" and
- * "events LABEL CMD VALUE_SIZE EVENTS_PER_SYSCALL" from the ring buffer's
- * own counters (the kernel's kmem events fire more than once a syscall).
+ * are being recorded, "recsize LABEL CMD VALUE_SIZE BYTES_PER_EVENT" (one
+ * command's record, alone in an emptied buffer) and "events LABEL CMD
+ * VALUE_SIZE EVENTS_PER_SYSCALL", the records the measured loops wrote
+ * (the ring buffer's entries and overruns, read before and after them)
+ * over their commands: the kernel's kmem events fire more than once a
+ * syscall, and reading the buffer's counters fires them too, so they are
+ * read outside the loops, not around one command.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -30,7 +34,7 @@ static long long ops;
 
 static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 {
-	long long best = -1, bytes, entries, t;
+	long long best = -1, bytes, entries, written, t;
 	const char *op_name = cmd == BPF_MAP_LOOKUP_ELEM ? "lookup" : "update";
 	union bpf_attr create = {}, op = {};
 	unsigned int key = 0;
@@ -61,6 +65,7 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 		sys_bpf(cmd, &op);
 	ops += iters / 10 + ROUNDS * iters;
 
+	written = ring_counter("entries:") + ring_counter("overrun:");
 	for (r = 0; r < ROUNDS; r++) {
 		t = now_ns();
 		for (i = 0; i < iters; i++)
@@ -72,11 +77,13 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 		if (best < 0 || t < best)
 			best = t;
 	}
+	written = ring_counter("entries:") + ring_counter("overrun:") - written;
 	printf("bench %s %s %u %lld\n", label, op_name, vsize, best / iters);
-	if (entries > 0) {
+	if (entries > 0)
 		printf("recsize %s %s %u %lld\n", label, op_name, vsize, bytes / entries);
-		printf("events %s %s %u %lld\n", label, op_name, vsize, entries);
-	}
+	if (written > 0)
+		printf("events %s %s %u %.2f\n", label, op_name, vsize,
+		       (double)written / (ROUNDS * iters));
 	close(fd);
 	free(val);
 	return 0;
