@@ -34,6 +34,11 @@ BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfig
 # again: its logs are kept in $(GUEST_CACHE) (qemu/boot.sh). GUEST_RERUN=1
 # boots every guest again (the race guests, say, for another roll).
 GUEST_CACHE := $(abspath $(OUT)/cache/guests)
+# $(call kept_guest,NAME,OUTFILE,FILES): the command after it (a guest of
+# its own script: the int3 storm, trinity) kept as the host steps are, by
+# FILES (what it boots), QEMU and the rig's guest scripts; GUEST_RERUN=1
+# runs it all the same
+kept_guest = env CACHED_RERUN=$(GUEST_RERUN) scripts/cached.sh $(CACHE) $(1) $(2) "$(3) qemu $(QEMU)"
 boot	= $(if $(filter test twice neighbour bench,$(2)),GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_TEST),RIG_TEST=$(RIG_TEST))
@@ -207,9 +212,9 @@ test-boots:
 	@{ $(call timed,boot on,$(call boot,on,test)) || true; } $(if $(filter 1,$(PARALLEL_BOOTS)),&,;) \
 	{ $(call timed,boot off,$(call boot,off,test)) || true; }; wait
 	@qemu/compare-stress.sh $(KVER) $(LOGS)/on.out $(LOGS)/off.out > $(LOGS)/stress.out $(keep_going)
-	@$(call timed,int3 storm,qemu/storm-test.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) \
-		$(LOGS)/storm $(KVER)-on $(STORM_TEST_SECS) $(if $(filter 6.12,$(KVER)),stale)) \
-		> $(LOGS)/storm-int3.out $(keep_going)
+	@$(call timed,int3 storm,$(call kept_guest,storm-int3,$(LOGS)/storm-int3.out,$(BUILD)-on/arch/x86/boot/bzImage $(INITRD)) \
+		qemu/storm-test.sh $(BUILD)-on/arch/x86/boot/bzImage $(INITRD) \
+		$(LOGS)/storm $(KVER)-on $(STORM_TEST_SECS) $(if $(filter 6.12,$(KVER)),stale)) $(keep_going)
 	@$(MAKE) -s neighbour-guest
 
 # The debug kernel (lockdep, KASAN, atomic sleep, RCU heads): every
@@ -264,8 +269,9 @@ debug-guest: $(if $(debug_extras),typed-initramfs)
 		scripts/debug-canary.sh $(TREE) $(BUILD)-debug $(INITRD) $(LOGS) \
 		$(BASECFG) $(DEBUGCFG)) || rc=$$?;) \
 	wait; [ $$rc = 0 ] $(keep_going)
-	$(if $(debug_extras),@$(call timed,fuzz,qemu/fuzz.sh $(BUILD)-debug/arch/x86/boot/bzImage \
-		$(INITRD) $(LOGS)/fuzz $(KVER)-debug 1 $(FUZZ_TEST_OPS)) > $(LOGS)/fuzz.out $(keep_going))
+	$(if $(debug_extras),@$(call timed,fuzz,$(call kept_guest,fuzz,$(LOGS)/fuzz.out,$(BUILD)-debug/arch/x86/boot/bzImage $(INITRD)) \
+		qemu/fuzz.sh $(BUILD)-debug/arch/x86/boot/bzImage \
+		$(INITRD) $(LOGS)/fuzz $(KVER)-debug 1 $(FUZZ_TEST_OPS)) $(keep_going))
 
 # trinity on the debug kernel (qemu/fuzz.sh): FUZZ_RUNS runs of FUZZ_OPS
 # calls from new seeds (FUZZ_SEED= one of them again), each booted with

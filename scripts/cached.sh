@@ -6,6 +6,7 @@
 # the checks run (gcc, ld, sparse, Sphinx, QEMU, pahole, clang): a new
 # tool checks again. An input that is missing is an error, never a
 # smaller key.
+# CACHED_RERUN=1 runs the command all the same (and keeps a clean result).
 # Usage: cached.sh CACHEDIR NAME OUTFILE "INPUT..." COMMAND...
 # (INPUT: files or directories)
 # Exits with the command's status (0 for a kept result), 2 for a missing
@@ -37,7 +38,7 @@ key=$({ find $inputs -type f -print0 | sort -z | xargs -0 sha256sum; tools; } |
 	sha256sum | cut -c1-16)
 kept=$cachedir/$name-$key.out
 mkdir -p "$cachedir"
-if [ -f "$kept" ]; then
+if [ -f "$kept" ] && [ "${CACHED_RERUN:-0}" != 1 ]; then
 	{ echo "# cached: the inputs are those of an earlier run (key $key)"; cat "$kept"; } > "$outfile"
 	echo "cached: $name: unchanged inputs, result of an earlier run (key $key)" >&2
 	exit 0
