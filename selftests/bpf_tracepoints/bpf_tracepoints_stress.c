@@ -380,7 +380,7 @@ static void toggle(enum toggle t, int ret)
  */
 static int flip(const char *path, const char *val)
 {
-	bool open_flips = strstr(path, "/set_event") != NULL;
+	bool open_flips = !!strstr(path, "/set_event");
 	ssize_t len = strlen(val);
 	unsigned long long n = 0;
 	int fd, ret;
@@ -1077,13 +1077,12 @@ TEST_F_TIMEOUT(stress, two_cpus_toggle_storm, STORM_SECS + 120)
 	 * the off kernel, which has no key to flip (its flips all fail)
 	 */
 	windows = storm_windows();
-	ksft_print_msg("storm: %llu commands on CPU 1 overlapped a flip that worked on CPU 0 (%llu flips, %llu overlaps past the %d kept)\n",
-		       windows, sh->flips_done, sh->overlaps_unknown, FLIP_LOG);
-	if (self->gate_on) {
-		ASSERT_LT(0, windows) TH_LOG("no command overlapped a flip that worked");
-	} else {
-		ASSERT_EQ(0, windows) TH_LOG("the off kernel's flips worked: it has bpf events?");
-	}
+	ksft_print_msg("storm: %llu commands on CPU 1 overlapped a flip that worked on CPU 0\n",
+		       windows);
+	ksft_print_msg("storm: %llu flips, %llu overlaps past the %d kept\n", sh->flips_done,
+		       sh->overlaps_unknown, FLIP_LOG);
+	ASSERT_EQ(self->gate_on, windows > 0)
+		TH_LOG("want %s", self->gate_on ? "some" : "none (off: no key)");
 }
 
 #define RACE_LOG	65536	/* closes and failed uses a round of the race keeps */
@@ -1400,8 +1399,8 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 	ksft_print_msg("close races: %llu fds closed from CPU 1, %llu commands met one,\n",
 		       closed, ebadf);
 	ksft_print_msg("close races: %llu fds made were gone at their next use,\n", gone);
-	ksft_print_msg("close races: %llu closes returned before the maker's clock after the command that made the fd\n",
-		       window);
+	ksft_print_msg("close races: %llu closes returned before the maker's clock\n", window);
+	ksft_print_msg("close races: after the command that made the fd\n");
 	ASSERT_LT(0, closed);
 	/* the race: met, or the test proved nothing */
 	ASSERT_LT(0, gone) TH_LOG("no fd the maker made was closed under it");
@@ -1410,7 +1409,8 @@ TEST_F_TIMEOUT(stress, two_cpus_close_races, RACE_SECS + 120)
 		ASSERT_LT(0, window) TH_LOG("no close returned before the maker's clock in %d s",
 					    RACE_SECS);
 	} else if (self->gate_on) {
-		ksft_print_msg("close races: that count is not asserted: vCPUs that share a host thread (BPF_TRACEPOINTS_RACE_UNTIL_WINDOW unset)\n");
+		ksft_print_msg("close races: not asserted: vCPUs that share a host\n");
+		ksft_print_msg("close races: thread (BPF_TRACEPOINTS_RACE_UNTIL_WINDOW unset)\n");
 	}
 }
 

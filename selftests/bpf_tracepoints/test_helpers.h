@@ -436,7 +436,7 @@ static inline char *trace_read(void)
 	if (owned_cut)
 		cut = "the test's objects";
 	if (cut) {
-		ksft_print_msg("trace_read: more lines than %s allow: the trace is not read\n", cut);
+		ksft_print_msg("%s: more lines than %s allow: not read\n", __func__, cut);
 		return NULL;
 	}
 	return out;
