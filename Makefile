@@ -39,7 +39,7 @@ GUEST_CACHE := $(abspath $(OUT)/cache/guests)
 # FILES (what it boots), QEMU and the rig's guest scripts; GUEST_RERUN=1
 # runs it all the same
 kept_guest = env CACHED_RERUN=$(GUEST_RERUN) scripts/cached.sh $(CACHE) $(1) $(2) "$(3) qemu $(QEMU)"
-boot	= $(if $(filter test twice neighbour bench,$(2)),GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
+boot	= $(if $(filter test twice neighbour bench,$(2)),env GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_TEST),RIG_TEST=$(RIG_TEST))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs
@@ -333,7 +333,7 @@ test:
 	@$(MAKE) -s rig-check RIG_KEEP_GOING=1
 	@$(foreach k,$(TREES),$(call fresh_logs,$(k));) \
 	$(call step,$(DEBUG_TREE),deps,packages,DEPS_TREES="$(TREES)")
-	@trap 'trap "" INT TERM; kill -TERM 0' INT TERM; \
+	@trap 'trap "" INT TERM; kill -TERM 0; exit 143' INT TERM; \
 	$(if $(OTHER_TREES),{ $(foreach k,$(OTHER_TREES),$(call step,$(k),test-host,make,,$(OTHER_NICE));) } & others=$$!;) \
 	$(call step,$(DEBUG_TREE),test-host,make); \
 	{ $(call debug,$(DEBUG_TREE)); $(call mutants,$(DEBUG_TREE)); } & \

@@ -70,6 +70,12 @@ if [ -n "${GUEST_CACHE:-}" ]; then
 		sha256sum "$kernel" "$initrd" "$(command -v "$QEMU")" "$here/boot.sh" "$here/splats.sh" \
 			"$here/stale-int3.sh" "$here/int3-livelock.sh" "$here/host-tsc-khz.c" | cut -d' ' -f1
 		[ -z "$QEMU_DATA" ] || sha256sum "$QEMU_DATA/$BIOS" 2>/dev/null | cut -d' ' -f1
+		# the accelerator it would try (KVM's probe, where it may run)
+		if [ "$ACCEL" = tcg ] || [ ! -w /dev/kvm ] || { [ -n "$KVM_PROBE_FILE" ] && [ -f "$KVM_PROBE_FILE" ]; }; then
+			echo tcg
+		else
+			echo kvm-probe
+		fi
 		printf '%s\n' "$qemu_version" "$ACCEL" "$BOOT_TIMEOUT" "$QEMU_EXTRA" "$SMP" "$MEM" \
 			"${TCG_THREAD:-}" "${TCG_THREAD_FORCE:-}" "$BIOS" "$STALE_INT3_REBOOT" "$@"
 	} | sha256sum | cut -c1-16)
@@ -257,9 +263,22 @@ clock=$(sed -n 's/.*clocksource: Switched to clocksource \([^ ]*\).*/\1/p' "$con
 echo "boot: $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, $secs s$rebooted"
 verdict ok "boot $name: $version under $accel (QEMU $qemu_version), $cpus CPUs, clock ${clock:-?}, no splat$rebooted"
 echo "$secs" > "$logdir/$name.seconds"
-# a clean boot is kept by its key (GUEST_CACHE): no reboot, no test failed
-if [ -n "$cache_key" ] && [ -z "$rebooted" ] &&
-   ! tr -d '\r' < "$out" | grep -Eq '^(# )*not ok |# *TIMEOUT'; then
+# a clean boot is kept by its key (GUEST_CACHE): no reboot, results and
+# no failed test among them, every suite run it announced ended with
+# run_kselftest.sh's exit 0
+clean() {
+	[ -f "$out" ] || return 1
+	tr -d '\r' < "$out" > "$out.clean"
+	grep -Eq '^(# )*ok ' "$out.clean" &&
+		! grep -Eq '^(# )*not ok |# *TIMEOUT' "$out.clean" &&
+		want=$(sed -n 's/^# rig: suite runs \([0-9]*\)$/\1/p' "$out.clean") &&
+		{ [ -z "$want" ] ||
+		  [ "$(grep -c '^# rig: run_kselftest.sh took .*, exit=0$' "$out.clean")" = "$want" ]; }
+	rc=$?
+	rm -f "$out.clean"
+	return "$rc"
+}
+if [ -n "$cache_key" ] && [ -z "$rebooted" ] && clean; then
 	mkdir -p "$kept.tmp"
 	for f in console.log out seconds qemu.log boot; do
 		cp "$logdir/$name.$f" "$kept.tmp/${f}" 2>/dev/null || true

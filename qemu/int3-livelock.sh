@@ -27,9 +27,15 @@ fi
 # the livelock's own sign, which no deadlock gives: one CPU caught at
 # the handler's first instruction in two reports or more (it enters it
 # again and again; a CPU stuck on a lock is caught in the lock's code)
-int3_cpu=$(awk '
+int3_cpu=$(awk -v stall="$stall" '
+	$0 ~ stall { report++ }
 	/^CPU: [0-9]+ / { cpu = $2 }
-	/^RIP: 0010:asm_exc_int3\+0x0\// && cpu != "" { n[cpu]++ }
+	# once a report per CPU: a report that prints its registers twice
+	# is still one sample
+	/^RIP: 0010:asm_exc_int3\+0x0\// && cpu != "" && report && !((report, cpu) in seen) {
+		seen[report, cpu] = 1
+		n[cpu]++
+	}
 	END { for (c in n) if (n[c] > best) { best = n[c]; at = c } if (best) print at, best }' "$log")
 if [ -z "$int3_cpu" ]; then
 	echo "an RCU stall, but no CPU caught entering the int3 handler"

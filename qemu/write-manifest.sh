@@ -25,8 +25,9 @@ new=$(echo "$verdict" | awk '
 	function reason(s) { s = substr(s, index(s, "(") + 1); sub(/\)$/, "", s); return s }
 	{ run = $1; sub(/:$/, "", run) }
 	$2 == "ok" { print run, "ok", $3 }
-	$2 == "skip" { print run, "skip", $3, reason($0) }
-	$2 == "not" && $3 == "ok" && $4 == "unexpected" { print run, "skip", $7, reason($0) }' |
+	function skip(test, why) { print run " skip " test (why == "" ? "" : " " why) }
+	$2 == "skip" { skip($3, reason($0)) }
+	$2 == "not" && $3 == "ok" && $4 == "unexpected" { skip($7, reason($0)) }' |
 	sort -u)
 # what changed against OLD: new or other skips, and tests gone
 runs=$(echo "$new" | awk '{ print $1 }' | sort -u)
@@ -41,8 +42,12 @@ changes=$( { grep -v '^#' "$old" 2>/dev/null | grep . || true; } | awk -v runs="
 	END {
 		for (k in now) {
 			split(now[k], f, " ")
-			if (f[2] == "skip" && was[k] != now[k])
-				print "skip: " now[k] ((k in was) ? "   (was: " was[k] ")" : "   (new)")
+			if (f[2] != "skip")
+				continue
+			if (!(k in was))
+				print "skip: " now[k] "   (new)"
+			else if (was[k] != now[k])
+				print "skip: " now[k] "   (was: " was[k] ")"
 		}
 	}' | sort)
 if [ -n "$changes" ] && [ "${MANIFEST_ACCEPT:-0}" != 1 ]; then
@@ -60,3 +65,7 @@ echo "# 6.1 has no BPF_F_PATH_FD (Linux 6.5): obj_pin_get_map_path_fd."
 echo "# Only 6.12's debug kernel has BTF (defconfigs/btf): the typed clients and"
 echo "# fentry skip on the others. Debian 12's bpftrace 0.17 has no rawtracepoint."
 echo "$new"
+# the runs not given keep their lines (make manifest TREES=6.12, say)
+{ grep -v '^#' "$old" 2>/dev/null | grep . || true; } | awk -v runs="$runs" '
+	BEGIN { n = split(runs, r, "\n"); for (i = 1; i <= n; i++) ran[r[i]] = 1 }
+	!($1 in ran)'

@@ -65,6 +65,9 @@ debian_build() {
 	local args
 	args=$("$here/objtool-args.sh" "$tree" "$bdir/$name.config")
 	if [ -n "$args" ]; then
+		# no objtool is no check: the build fails, saying so
+		[ -x "$out/tools/objtool/objtool" ] ||
+			{ echo "check-gates: no $out/tools/objtool/objtool to run" >> "$bdir/$name.log"; return 1; }
 		rm -rf "$bdir/$name.objtool"
 		cp -r "$bdir/$name.objs" "$bdir/$name.objtool"
 		# shellcheck disable=SC2086

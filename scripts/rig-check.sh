@@ -103,9 +103,12 @@ expect "results: a test missing from the second run fails" fail 'a.two is missin
 { suite 1; ksft "a_test,ok:a.one,ok:a.two" "b_test,skip:b.three:option is not set"; took; } > "$tmp/reason.out"
 expect "results: a skip for another reason than the manifest's fails" fail 'b.three skipped for another reason' \
 	env MANIFEST="$tmp/manifest" "$qemu/results.sh" t/on="$tmp/reason.out"
-printf 't/on skip b.three\n' > "$tmp/noreason"
-expect "results: a manifest skip without its reason is a line it cannot read" fail 'a line it cannot read: t/on skip b.three' \
+printf 't/on ok a.one\nt/on ok a.two\nt/on skip b.three\n' > "$tmp/noreason"
+expect "results: a manifest skip without a reason holds a test that gives one" fail 'b.three skipped for another reason' \
 	env MANIFEST="$tmp/noreason" "$qemu/results.sh" t/on="$tmp/reason.out"
+{ good; good; } > "$tmp/unannounced.out"
+expect "results: a guest that runs the suite without announcing how often fails" fail 'never said how many' \
+	"$qemu/results.sh" t/x="$tmp/unannounced.out"
 
 # --- write-manifest.sh -------------------------------------------------
 expect "write-manifest: the control, nothing changed, writes the reasons" 0 '^t/on skip b.three no BPF_F_PATH_FD here$' \
@@ -117,6 +120,9 @@ expect "write-manifest: a skip for another reason is refused" fail 'skip: t/on s
 	"$qemu/write-manifest.sh" "$tmp/manifest" t/on="$tmp/reason.out"
 expect "write-manifest: ... unless MANIFEST_ACCEPT=1" 0 '^t/on skip b.three option is not set$' \
 	env MANIFEST_ACCEPT=1 "$qemu/write-manifest.sh" "$tmp/manifest" t/on="$tmp/reason.out"
+{ cat "$tmp/manifest"; echo "u/on ok c.four"; } > "$tmp/manifest2"
+expect "write-manifest: a run not given keeps its lines" 0 '^u/on ok c.four$' \
+	"$qemu/write-manifest.sh" "$tmp/manifest2" t/on="$tmp/twice.out"
 
 # --- killed-by.sh ------------------------------------------------------
 kb() { printf '%b\n' "$1" | "$here/killed-by.sh" "${@:2}"; }
@@ -207,6 +213,10 @@ EOF
 { stall 2 'asm_exc_int3+0x0/0x30'; stall 2 'asm_exc_int3+0x0/0x30'; stall 2 'asm_exc_int3+0x0/0x30'; } > "$tmp/livelock.log"
 expect "int3-livelock: a deadlock with one int3 sample is no livelock" fail 'caught entering the int3 handler once' \
 	"$qemu/int3-livelock.sh" "$tmp/deadlock.log"
+# one report whose NMI backtrace prints CPU 2's registers twice
+{ stall 2 'asm_exc_int3+0x0/0x30'; printf '[   60.1] CPU: 2 PID: 0 Comm: swapper/2\n[   60.1] RIP: 0010:asm_exc_int3+0x0/0x30\n'; } > "$tmp/twice-in-one.log"
+expect "int3-livelock: one report that prints a CPU twice is one sample" fail 'caught entering the int3 handler once' \
+	"$qemu/int3-livelock.sh" "$tmp/twice-in-one.log"
 expect "int3-livelock: the control, one CPU at the handler again and again, is" 0 '^stale int3 livelock: CPU 2 .*3 stall reports' \
 	"$qemu/int3-livelock.sh" "$tmp/livelock.log"
 
@@ -279,6 +289,19 @@ expect "guest cache: a failed boot ..." 0 '^not ok 1 boot f: kernel splat' cache
 expect "guest cache: ... is not kept" 0 '^qemu ran 5 times' cached_boot f "$tmp/kernel"
 expect "results: a reboot is counted in the summary" 0 "^QEMU's stale int3: 1 of 1 boots booted once more" \
 	"$qemu/results.sh" t/boot="$tmp/logs/once.boot"
+
+# --- the Makefile: what timed.sh runs is a command ---------------------
+# (timed.sh runs "$@": a leading VAR=VALUE is no command; make -n shows
+# what each step would run, without running it)
+bad=$(make -s -n -C "$here/.." test-boots debug-guest neighbour-guest KVER=6.12 OUT="$tmp/make-out" 2>/dev/null |
+	grep 'scripts/timed.sh' | sed 's/.*scripts\/timed.sh [^ ]* "[^"]*" *//' | awk '$1 ~ /^[A-Za-z_][A-Za-z0-9_]*=/' || true)
+steps=$(make -s -n -C "$here/.." test-boots debug-guest neighbour-guest KVER=6.12 OUT="$tmp/make-out" 2>/dev/null |
+	grep -c 'scripts/timed.sh' || true)
+if [ -z "$bad" ] && [ "$steps" -gt 3 ]; then
+	result OK "Makefile: the guests' $steps timed steps each run a command"
+else
+	result FAIL "Makefile: the guests' timed steps each run a command" "${bad:-only $steps timed steps seen}"
+fi
 
 # (the plan last: the checks are counted as they run)
 echo "1..$ktap_n"

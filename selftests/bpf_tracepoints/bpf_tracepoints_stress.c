@@ -381,7 +381,7 @@ static void toggle(enum toggle t, int ret)
 static int flip(const char *path, const char *val)
 {
 	bool open_flips = !!strstr(path, "/set_event");
-	ssize_t len = strlen(val);
+	ssize_t len = strlen(val), written;
 	unsigned long long n = 0;
 	int fd, ret;
 
@@ -390,7 +390,12 @@ static int flip(const char *path, const char *val)
 	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd >= 0 && !open_flips)
 		n = __atomic_fetch_add(&sh->flips_begun, 1, __ATOMIC_SEQ_CST);
-	ret = fd < 0 ? -errno : write(fd, val, len) == len ? 0 : -errno;
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		written = write(fd, val, len);
+		ret = written == len ? 0 : written < 0 ? -errno : -EIO;
+	}
 	if (fd >= 0 || open_flips) {
 		if (!ret && n < FLIP_LOG)
 			sh->flip_ok[n] = 1;
