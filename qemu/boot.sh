@@ -175,20 +175,25 @@ if [ "$accel" = tcg ]; then
 	[ "$TCG_THREAD" = single ] || race_args=BPF_TRACEPOINTS_RACE_UNTIL_WINDOW=1
 	# shellcheck disable=SC2086 # two arguments, or none; one, or none
 	(qemu "$accel" $tsc_args $race_args "$@") || rc=$?
+	# stale_int3: prints what QEMU's stale int3 this boot met, or fails:
+	# an int3 Oops whose byte is no longer cc, or the same defect as a
+	# livelock (6.1), a guest that hung with a vCPU taking the int3 again
+	# and again while text_poke_bp() waits for it. Why a boot's int3 Oops
+	# or hang is not that goes to stderr.
+	stale_int3() {
+		local why
+		if grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null; then
+			why=$("$(dirname "$0")/stale-int3.sh" "$console") && { echo "$why"; return 0; }
+			echo "boot: $name: an int3 Oops, not QEMU's stale one: $why" >&2
+		fi
+		[ "$rc" = 124 ] || [ "$rc" = 137 ] || return 1
+		why=$("$(dirname "$0")/int3-livelock.sh" "$console") && { echo "$why"; return 0; }
+		echo "boot: $name: hung, and not in QEMU's stale int3: $why" >&2
+		return 1
+	}
 	stale=
-	if [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ] &&
-	   grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null &&
-	   ! stale=$("$(dirname "$0")/stale-int3.sh" "$console"); then
-		echo "boot: $name: an int3 Oops, not QEMU's stale one: $stale"
-		stale=
-	fi
-	# the same defect as a livelock (6.1): a guest that hung with a vCPU
-	# taking the int3 again and again while text_poke_bp() waits for it
-	if [ -z "$stale" ] && [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ] &&
-	   { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } &&
-	   ! stale=$("$(dirname "$0")/int3-livelock.sh" "$console"); then
-		echo "boot: $name: hung, and not in QEMU's stale int3: $stale"
-		stale=
+	if [ "$TCG_THREAD" = multi ] && [ "$STALE_INT3_REBOOT" = 1 ]; then
+		stale=$(stale_int3) || stale=
 	fi
 	if [ -n "$stale" ]; then
 		mv "$console" "$logdir/$name.stale-int3.console.log"
@@ -206,17 +211,7 @@ if [ "$accel" = tcg ]; then
 		rc=0
 		# shellcheck disable=SC2086
 		(qemu "$accel" $tsc_args $race_args "$@") || rc=$?
-		again=
-		if grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null &&
-		   again=$("$(dirname "$0")/stale-int3.sh" "$console"); then
-			:
-		elif { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } &&
-		     again=$("$(dirname "$0")/int3-livelock.sh" "$console"); then
-			:
-		else
-			again=
-		fi
-		if [ -n "$again" ]; then
+		if again=$(stale_int3); then
 			rebooted="$rebooted; booted again: $again"
 			second_stale=1
 		fi

@@ -31,7 +31,8 @@ new=$(echo "$verdict" | awk '
 	sort -u)
 # what changed against OLD: new or other skips, and tests gone
 runs=$(echo "$new" | awk '{ print $1 }' | sort -u)
-changes=$( { grep -v '^#' "$old" 2>/dev/null | grep . || true; } | awk -v runs="$runs" -v new="$new" '
+old_lines=$(grep -v '^#' "$old" 2>/dev/null | grep . || true)
+changes=$(printf '%s\n' "$old_lines" | grep . | awk -v runs="$runs" -v new="$new" '
 	BEGIN {
 		n = split(runs, r, "\n"); for (i = 1; i <= n; i++) ran[r[i]] = 1
 		n = split(new, l, "\n")
@@ -66,6 +67,6 @@ echo "# Only 6.12's debug kernel has BTF (defconfigs/btf): the typed clients and
 echo "# fentry skip on the others. Debian 12's bpftrace 0.17 has no rawtracepoint."
 echo "$new"
 # the runs not given keep their lines (make manifest TREES=6.12, say)
-{ grep -v '^#' "$old" 2>/dev/null | grep . || true; } | awk -v runs="$runs" '
+printf '%s\n' "$old_lines" | grep . | awk -v runs="$runs" '
 	BEGIN { n = split(runs, r, "\n"); for (i = 1; i <= n; i++) ran[r[i]] = 1 }
 	!($1 in ran)'

@@ -85,6 +85,12 @@ symtab() {
 			print name, s, $2, $3, $4, $5, $6
 		}' | sort
 }
+# listed NAMES: the first MAX_NAMES of NAMES (one a line) on one line,
+# and " ..." when there are more
+listed() {
+	echo "$(echo "$1" | head -"$MAX_NAMES" | tr '\n' ' ' | sed 's/ $//')$(
+		[ "$(echo "$1" | wc -l)" -le "$MAX_NAMES" ] || echo " ...")"
+}
 sort -u <(select_sections "$tmp/a.sec") <(select_sections "$tmp/b.sec") > "$tmp/names"
 
 # mawk has no strtonum: hex to a number, by the low 32 bits (a kernel's
@@ -140,6 +146,7 @@ while read -r sec; do
 		continue
 	fi
 	ta=$(awk '{ print $2 }' <<< "$ina") tb=$(awk '{ print $2 }' <<< "$inb")
+	alloc=$(awk '{ print $3; exit }' <<< "$ina")
 	if [ "$ta" != "$tb" ]; then
 		echo "$sec: $ta against $tb (a type that differs)"
 		differ=1
@@ -151,10 +158,10 @@ while read -r sec; do
 			echo "$sec: 0x$sa bytes against 0x$sb (a size that differs, no bytes held)"
 			differ=1
 		fi
-	elif [ "$(awk '{ print $3; exit }' <<< "$ina")" != A ] && [[ $sec =~ $not_bytes ]]; then
+	elif [ "$alloc" != A ] && [[ $sec =~ $not_bytes ]]; then
 		:	# (compared otherwise, or not as bytes)
 	else
-		if [ "$(awk '{ print $3; exit }' <<< "$ina")" = A ]; then
+		if [ "$alloc" = A ]; then
 			objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"
 			objcopy -O binary --only-section="$sec" "$b" "$tmp/b.bin"
 		else	# (-O binary writes what is loaded alone)
@@ -174,8 +181,7 @@ while read -r sec; do
 				echo "$sec: line numbers only ($(wc -l < "$tmp/off") bytes of the entries' line fields)"
 			else
 				names=$(name_offsets "$b" "$sec" "$(vma "$b" "$sec")" < "$tmp/off")
-				echo "$sec: $(wc -l < "$tmp/off") bytes differ in $(echo "$names" | head -"$MAX_NAMES" |
-					tr '\n' ' ' | sed 's/ $//')$([ "$(echo "$names" | wc -l)" -le "$MAX_NAMES" ] || echo " ...")"
+				echo "$sec: $(wc -l < "$tmp/off") bytes differ in $(listed "$names")"
 				differ=1
 			fi
 		fi
@@ -199,8 +205,7 @@ if [ "$SYMBOLS" = 1 ] && [ -z "$pattern" ]; then
 	if ! cmp -s "$tmp/a.sym" "$tmp/b.sym"; then
 		diff "$tmp/a.sym" "$tmp/b.sym" > "$tmp/sym.diff" || true
 		names=$(sed -n 's/^[<>] \([^ ]*\) .*/\1/p' "$tmp/sym.diff" | awk '!seen[$0]++')
-		echo "symbols: $(grep -c '^[<>]' "$tmp/sym.diff") differ: $(echo "$names" | head -"$MAX_NAMES" |
-			tr '\n' ' ' | sed 's/ $//')$([ "$(echo "$names" | wc -l)" -le "$MAX_NAMES" ] || echo " ...")"
+		echo "symbols: $(grep -c '^[<>]' "$tmp/sym.diff") differ: $(listed "$names")"
 		differ=1
 	fi
 fi
