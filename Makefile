@@ -29,7 +29,7 @@ KCONFIG	:= Kconfig.debug
 BASECFG	:= defconfigs/base selftests/bpf_tracepoints/config $(wildcard defconfigs/$(KVER))
 
 # $(call boot,on|off|debug,MODE[,-SUFFIX]): logs go to $(LOGS)/KERNEL[-SUFFIX].*
-# A test guest (modes test, twice, neighbour, bench) that booted the same
+# A test guest (modes test, twice, neighbour) that booted the same
 # kernel, initramfs, QEMU and arguments before, cleanly, is not booted
 # again: its logs are kept in $(GUEST_CACHE) (qemu/boot.sh). GUEST_RERUN=1
 # boots every guest again (the race guests, say, for another roll).
@@ -39,7 +39,7 @@ GUEST_CACHE := $(abspath $(OUT)/cache/guests)
 # FILES (what it boots), QEMU and the rig's guest scripts; GUEST_RERUN=1
 # runs it all the same
 kept_guest = env CACHED_RERUN=$(GUEST_RERUN) scripts/cached.sh $(CACHE) $(1) $(2) "$(3) qemu $(QEMU)"
-boot	= $(if $(filter test twice neighbour bench,$(2)),env GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
+boot	= $(if $(filter test twice neighbour,$(2)),env GUEST_CACHE=$(GUEST_CACHE)) qemu/boot.sh $(BUILD)-$(1)/arch/x86/boot/bzImage $(if $(filter debug,$(1)),$(DEBUG_INITRD),$(INITRD)) $(LOGS) $(1)$(3) \
 	  RIG_MODE=$(2) BPF_TRACEPOINTS_EXPECT=$(if $(filter off,$(1)),off,on) \
 	  $(if $(RIG_TEST),RIG_TEST=$(RIG_TEST))
 # $(call tree_results,KVER): results.sh arguments for one tree's logs

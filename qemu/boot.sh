@@ -28,7 +28,8 @@
 # kernel's arguments, the settings above and this script with the
 # classifiers it runs. A boot with the same key takes them back instead
 # of booting, and says so; GUEST_RERUN=1 boots all the same. Clean: the
-# verdict ok, no stale int3 met, no test that failed.
+# verdict ok, no stale int3 met, results and no failed or timed-out test
+# among them, every suite run it announced ended.
 # Usage: boot.sh BZIMAGE INITRAMFS LOGDIR NAME [KERNEL ARGS...]
 set -eu
 . "$(dirname "$0")/splats.sh"
@@ -180,8 +181,7 @@ if [ "$accel" = tcg ]; then
 	# livelock (6.1), a guest that hung with a vCPU taking the int3 again
 	# and again while text_poke_bp() waits for it. Why a boot's int3 Oops
 	# or hang is not that goes to stderr.
-	stale_int3() {
-		local why
+	stale_int3() {	# (run in $(...): its variables are its own)
 		if grep -Eq "$INT3_OOPS_ERE" "$console" 2>/dev/null; then
 			why=$("$(dirname "$0")/stale-int3.sh" "$console") && { echo "$why"; return 0; }
 			echo "boot: $name: an int3 Oops, not QEMU's stale one: $why" >&2
@@ -269,9 +269,9 @@ clean() {
 		want=$(sed -n 's/^# rig: suite runs \([0-9]*\)$/\1/p' "$out.clean") &&
 		{ [ -z "$want" ] ||
 		  [ "$(grep -c '^# rig: run_kselftest.sh took .*, exit=0$' "$out.clean")" = "$want" ]; }
-	rc=$?
+	kept_ok=$?
 	rm -f "$out.clean"
-	return "$rc"
+	return "$kept_ok"
 }
 if [ -n "$cache_key" ] && [ -z "$rebooted" ] && clean; then
 	mkdir -p "$kept.tmp"
