@@ -4,7 +4,8 @@
 # hidden behind another program, a second run missing, a skip for another
 # reason), write-manifest.sh, killed-by.sh (substrings, timeouts, a
 # flake), compare-elf.sh (a 64 KiB .bss, the symbol table),
-# build-warnings.sh (warnings without a column), stale-int3.sh and
+# build-warnings.sh (warnings without a column), bench-btf-report.sh (a
+# row missing, a tracer that counted fewer), stale-int3.sh and
 # int3-livelock.sh (a real int3, a deadlock), and boot.sh's stale int3
 # reboot against a stand-in QEMU that replays planted consoles. Needs
 # nothing built. Prints KTAP; exits non-zero when a check fails.
@@ -305,6 +306,32 @@ if [ -z "$bad$missing" ]; then
 else
 	result FAIL "Makefile: the guests' timed steps each run a command" "${bad}${missing:+not seen:$missing}"
 fi
+
+# --- bench-btf-report.sh: every row there, every tracer counted ---------
+bench_rows() {	# bench_rows LABEL...: a bench output with those labels' rows
+	local l
+	for l in "$@"; do
+		printf 'bench %s lookup 8 %d\nbench %s update 8 %d\nops %s 100\n' "$l" 1000 "$l" 1100 "$l"
+	done
+}
+tracers="bpftrace-kprobe bpftrace-event bpftrace-fentry bpftrace-fexit bpf-lsm raw-tp"
+{ bench_rows disabled event event-filtered kmalloc kfree kprobe strace fprobe syscalls $tracers
+  for t in $tracers; do echo "traced $t 100"; done; } > "$tmp/bench.out"
+bench_rows audit > "$tmp/bench-audit.out"
+expect "bench-btf-report: the control" 0 '^raw-tp +1000 +1100 +0 +0' \
+	"$qemu/bench-btf-report.sh" "$tmp/bench.out" "$tmp/bench-audit.out"
+grep -v '^bench fprobe update' "$tmp/bench.out" > "$tmp/bench-norow.out"
+expect "bench-btf-report: a row missing one op" fail 'no update figure for fprobe' \
+	"$qemu/bench-btf-report.sh" "$tmp/bench-norow.out" "$tmp/bench-audit.out"
+sed 's/^traced raw-tp 100/traced raw-tp 99/' "$tmp/bench.out" > "$tmp/bench-few.out"
+expect "bench-btf-report: a tracer that counted fewer" fail 'raw-tp counted 99 of 100' \
+	"$qemu/bench-btf-report.sh" "$tmp/bench-few.out" "$tmp/bench-audit.out"
+grep -v '^ops bpf-lsm' "$tmp/bench.out" > "$tmp/bench-noops.out"
+expect "bench-btf-report: a tracer's loop that reported nothing" fail 'bpf-lsm counted 100 of no' \
+	"$qemu/bench-btf-report.sh" "$tmp/bench-noops.out" "$tmp/bench-audit.out"
+echo "bench audit failed: no CONFIG_AUDIT, or no audit=1" > "$tmp/bench-noaudit.out"
+expect "bench-btf-report: an audit boot without audit" fail 'bench audit failed' \
+	"$qemu/bench-btf-report.sh" "$tmp/bench.out" "$tmp/bench-noaudit.out"
 
 # (the plan last: the checks are counted as they run)
 echo "1..$ktap_n"

@@ -47,14 +47,33 @@
  * entry); B "yes" when BTF has a FUNC of that name, "ambiguous" when it
  * has two (static functions of one name in two files), else "-"; A "ok"
  * when an fexit program attached, else why not.
+ *
+ * With --lsm it loads OBJECT (bpf_tracepoints_alt.bpf.o: BPF LSM programs
+ * on the bpf(2) hooks), attaches every lsm/ program, makes a map, updates it,
+ * fails a map create (max_entries 0), loads a program, closes both and
+ * waits up to 30 s for their frees; it prints the truth, then each record
+ * the hooks left, in the order they ran:
+ *
+ *   made map id ID fd FD key K value V
+ *   made prog id ID tag TAG fd FD
+ *   lsm HOOK cmd C id ID known_id ID type T key KS val VS max M insns N name NAME
+ *
+ * Exit 3 when an LSM program cannot attach (no BPF LSM), saying so. With
+ * --bench-count PROG[,PROG...] it attaches the programs named (lsm_bpf:
+ * every bpf(2) command; count_raw_lookup and count_raw_update: raw_tp on
+ * the element events), prints "ready", and on SIGINT or SIGTERM
+ * "@calls: N", the calls of every task they saw (as bpftrace prints a
+ * count: make bench-btf's loop beside them).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -62,6 +81,7 @@
 
 #include "../kselftest.h"
 #include "bpf_tracepoints_typed.h"
+#include "bpf_tracepoints_alt.h"
 
 #define EVENT_FORMAT	"/sys/kernel/tracing/events/bpf/bpf_map_create/format"
 
@@ -235,6 +255,190 @@ static int typed_clients(struct bpf_object *obj)
 	print_seen("raw_tp", "bpf_map_create", &typed.raw_create, 0);
 	print_seen("tp_btf", "bpf_map_update_elem", &typed.btf_update, 1);
 	close(fd);
+	return 0;
+}
+
+static const char *const lsm_hook_names[] = {
+	[LSM_BPF] = "bpf", [LSM_MAP_CREATE] = "bpf_map_create", [LSM_MAP] = "bpf_map",
+	[LSM_MAP_FREE] = "bpf_map_free", [LSM_PROG_LOAD] = "bpf_prog_load",
+	[LSM_PROG] = "bpf_prog", [LSM_PROG_FREE] = "bpf_prog_free",
+};
+
+#define NO_LSM	"no BPF LSM (CONFIG_BPF_LSM, and bpf in CONFIG_LSM or lsm=)"
+
+/*
+ * The programs' .bss through the map's own mmap (libbpf makes it
+ * BPF_F_MMAPABLE; libbpf 1.1 maps it for skeletons alone): reading it is
+ * no bpf(2) command for the hooks to see
+ */
+static struct lsm_bss *lsm_bss_of(struct bpf_object *obj)
+{
+	struct bpf_map *bss = bpf_object__find_map_by_name(obj, ".bss");
+	long page = sysconf(_SC_PAGESIZE);
+	void *at;
+
+	if (!bss || bpf_map__value_size(bss) != sizeof(struct lsm_bss)) {
+		fprintf(stderr, "libbpf: no .bss of %zu bytes\n", sizeof(struct lsm_bss));
+		return NULL;
+	}
+	at = mmap(NULL, (sizeof(struct lsm_bss) + page - 1) / page * page, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, bpf_map__fd(bss), 0);
+	if (at == MAP_FAILED) {
+		perror("mmap .bss");
+		return NULL;
+	}
+	return at;
+}
+
+/* Whether @name is a word of the comma separated list @names */
+static bool listed(const char *names, const char *name)
+{
+	size_t len = strlen(name);
+	const char *at;
+
+	for (at = names; (at = strstr(at, name)); at += len)
+		if ((at == names || at[-1] == ',') && (!at[len] || at[len] == ','))
+			return true;
+	return false;
+}
+
+/*
+ * Attaches @obj's programs into @links: those named in @names (a comma
+ * separated list), or with no @names its lsm/ ones
+ */
+static int lsm_attach(struct bpf_object *obj, const char *names, struct bpf_link **links, int max)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (names ? !listed(names, bpf_program__name(prog)) :
+			    strncmp(bpf_program__section_name(prog), "lsm/", 4))
+			continue;
+		if (n == max)
+			break;
+		links[n] = bpf_program__attach(prog);
+		if (!links[n]) {
+			printf("lsm attach %s: %s: %s\n", bpf_program__name(prog), strerror(errno),
+			       NO_LSM);
+			while (n--)
+				bpf_link__destroy(links[n]);
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void print_record(const struct lsm_record *r)
+{
+	printf("lsm %s cmd %u id %u known_id %u type %u ",
+	       r->hook < ARRAY_SIZE(lsm_hook_names) ? lsm_hook_names[r->hook] : "?",
+	       r->cmd, r->id, r->known_id, r->type);
+	printf("key %u val %u max %u insns %u name %.16s\n", r->key_size, r->value_size,
+	       r->max_entries, r->insn_cnt, (const char *)r->name);
+}
+
+static int lsm_story(struct bpf_object *obj)
+{
+	const struct bpf_insn good[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct lsm_bss *lsm = lsm_bss_of(obj);
+	__u64 value = 0x1122334455667788ULL;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), key = 1, map_id, i;
+	struct bpf_link *links[8];
+	int n, fd, bad, prog, tries;
+
+	if (!lsm)
+		return 1;
+	n = lsm_attach(obj, NULL, links, 8);
+	if (n < 0)
+		return 3;
+	printf("pid %d\n", getpid());
+	__atomic_store_n(&lsm->tgid, getpid(), __ATOMIC_RELEASE);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tp_lsm", 4, 8, 4, NULL);
+	if (fd < 0 || bpf_map_update_elem(fd, &key, &value, BPF_ANY)) {
+		perror("bpf_map_create or update");
+		return 1;
+	}
+	bad = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tp_lsm_fail", 4, 8, 0, NULL);
+	if (bad >= 0) {
+		fprintf(stderr, "a map of max_entries 0 was made\n");
+		return 1;
+	}
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tp_lsm_prog", "GPL", good, 2, NULL);
+	if (prog < 0 || bpf_obj_get_info_by_fd(prog, &info, &len)) {
+		perror("bpf_prog_load");
+		return 1;
+	}
+	map_id = id_of(fd);
+	printf("made map id %u fd %d key %u value %llx\n", map_id, fd, key,
+	       (unsigned long long)value);
+	printf("made prog id %u tag ", info.id);
+	for (i = 0; i < BPF_TAG_SIZE; i++)
+		printf("%02x", info.tag[i]);
+	printf(" fd %d\n", prog);
+	/* no more of the loader's commands: its frees are noted by address */
+	__atomic_store_n(&lsm->tgid, 0, __ATOMIC_RELEASE);
+	close(prog);
+	close(fd);
+	/*
+	 * The frees: a kworker's and an RCU callback's (lazy RCU: 10 s), each
+	 * in its slot, published by its known_id, which the program writes last
+	 */
+	for (tries = 0; tries < 300; tries++) {
+		if (__atomic_load_n(&lsm->map_free.known_id, __ATOMIC_ACQUIRE) == map_id &&
+		    __atomic_load_n(&lsm->prog_free.known_id, __ATOMIC_ACQUIRE) == info.id)
+			break;
+		usleep(100000);
+	}
+	while (n--)
+		bpf_link__destroy(links[n]);
+	for (i = 0; i < lsm->nr && i < LSM_RECORDS; i++)
+		print_record(&lsm->rec[i]);
+	if (lsm->map_free.known_id)
+		print_record(&lsm->map_free);
+	if (lsm->prog_free.known_id)
+		print_record(&lsm->prog_free);
+	if (lsm->nr > LSM_RECORDS) {
+		printf("lsm records: %u made, %u kept\n", lsm->nr, LSM_RECORDS);
+		return 1;
+	}
+	return 0;
+}
+
+static int bench_count(struct bpf_object *obj, const char *names)
+{
+	struct lsm_bss *lsm = lsm_bss_of(obj);
+	struct bpf_link *links[8];
+	sigset_t stop;
+	int n, sig;
+
+	if (!lsm)
+		return 1;
+	n = lsm_attach(obj, names, links, 8);
+	if (n <= 0) {
+		fprintf(stderr, "no program of %s attached\n", names);
+		return 3;
+	}
+	/*
+	 * Blocked before "ready", taken by sigwait(): none is lost. (A shell
+	 * starts a job with & ignoring SIGINT; a blocked signal is kept.)
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGINT, SIG_DFL);
+	printf("ready\n");
+	sigwait(&stop, &sig);
+	while (n--)
+		bpf_link__destroy(links[n]);
+	printf("@calls: %llu\n",
+	       (unsigned long long)__atomic_load_n(&lsm->calls, __ATOMIC_ACQUIRE));
 	return 0;
 }
 
@@ -497,8 +701,10 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--fentry"))
 		return fentry_table(argc - 2, argv + 2);
 	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--count")) &&
-	    !(argc == 3 && !strcmp(argv[2], "--typed"))) {
-		fprintf(stderr, "usage: %s OBJECT [--count N | --typed] | --fail\n", argv[0]);
+	    !(argc == 4 && !strcmp(argv[2], "--bench-count")) &&
+	    !(argc == 3 && (!strcmp(argv[2], "--typed") || !strcmp(argv[2], "--lsm")))) {
+		fprintf(stderr, "usage: %s OBJECT [--count N | --typed | --lsm", argv[0]);
+		fprintf(stderr, " | --bench-count PROGS] | --fail\n");
 		return 1;
 	}
 	obj = bpf_object__open_file(argv[1], NULL);
@@ -512,10 +718,15 @@ int main(int argc, char **argv)
 		bpf_object__close(obj);
 		return 1;
 	}
-	err = print_objects(obj) ? 1 : 0;
-	if (!err && argc == 4)
+	if (argc == 4 && !strcmp(argv[2], "--bench-count"))
+		return bench_count(obj, argv[3]);
+	if (argc == 3 && !strcmp(argv[2], "--lsm"))
+		err = lsm_story(obj);
+	else
+		err = print_objects(obj) ? 1 : 0;
+	if (!err && argc == 4 && !strcmp(argv[2], "--count"))
 		err = count_map_creates(obj, atoi(argv[3]));
-	if (!err && argc == 3)
+	if (!err && argc == 3 && !strcmp(argv[2], "--typed"))
 		err = typed_clients(obj);
 	bpf_object__close(obj);
 	return err;

@@ -170,13 +170,14 @@ static inline int tp_begin(const char *events)
 
 	snprintf(set, sizeof(set), "%s", events);
 	for (ev = strtok_r(set, ",", &save); ev; ev = strtok_r(NULL, ",", &save)) {
-		if (!strncmp(ev, "xdp:", 4))
+		/* another group's event (xdp:, syscalls:): not the gate's */
+		if (strchr(ev, ':'))
 			continue;
 		snprintf(path, sizeof(path), TRACEFS "/events/bpf/%s", ev);
 		if (path_exists(path) != gate_on)
 			return -EEXIST;
 	}
-	if (!gate_on && !strstr(events, "xdp:"))
+	if (!gate_on && !strchr(events, ':'))
 		return 0;
 	ret = write_file(tracing("tracing_on"), "0");
 	/*
@@ -199,7 +200,7 @@ static inline int tp_begin(const char *events)
 		char name[128];
 		int fd;
 
-		if (!gate_on && strncmp(ev, "xdp:", 4))
+		if (!gate_on && !strchr(ev, ':'))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", strchr(ev, ':') ? "" : "bpf:", ev);
 		/* one event per write, appended */
