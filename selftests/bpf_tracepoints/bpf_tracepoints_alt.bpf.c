@@ -62,8 +62,12 @@ static __u32 note_obj(__u64 *ptrs, __u32 *ids, __u64 ptr, __u32 id, bool add)
 	int i;
 
 	for (i = 0; i < LSM_IDS; i++) {
-		if (ptrs[i] == ptr)
+		if (ptrs[i] == ptr) {
+			/* at its free: forgotten, for the next object there */
+			if (!add)
+				ptrs[i] = 0;
 			return ids[i];
+		}
 		if (add && !ptrs[i]) {
 			ptrs[i] = ptr;
 			ids[i] = id;
@@ -73,7 +77,10 @@ static __u32 note_obj(__u64 *ptrs, __u32 *ids, __u64 ptr, __u32 id, bool add)
 	return 0;
 }
 
-/* (a compiler barrier: the JIT keeps x86's store order) */
+/*
+ * (a compiler barrier: x86's JIT keeps the store order, which is all the
+ * rig runs; another arch's would need an ordered store)
+ */
 #define publish(dst, val) do { asm volatile("" ::: "memory"); (dst) = (val); } while (0)
 
 static void map_record(struct lsm_record *r, __u32 hook, const struct bpf_map *map,
