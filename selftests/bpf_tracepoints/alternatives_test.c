@@ -96,83 +96,66 @@ static char *instance_trace(void)
 }
 
 /*
- * The first line of @text holding both @a and @b (a copy, its newline
- * with it: a needle may end in one), or NULL
+ * The next line of *@pos holding both @a and @b (a copy, its newline with
+ * it: a needle may end in one), or NULL; *@pos moves past it
  */
-static char *line_of(const char *text, const char *a, const char *b)
+static char *next_line_with(const char **pos, const char *a, const char *b)
 {
-	const char *p;
+	const char *p = *pos;
 
-	for (p = text; p && *p; p += strcspn(p, "\n"), p += !!*p) {
-		char *line = strndup(p, strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'));
+	while (p && *p) {
+		size_t len = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+		char *line = strndup(p, len);
 
-		if (line && strstr(line, a) && (!b || strstr(line, b)))
+		p += len;
+		if (line && strstr(line, a) && (!b || strstr(line, b))) {
+			*pos = p;
 			return line;
+		}
 		free(line);
 	}
+	*pos = p;
 	return NULL;
 }
 
-/* The lines of @text holding both @a and @b */
-static int lines_of(const char *text, const char *a, const char *b)
+/* The first line of @text holding both @a and @b (a copy), or NULL */
+static char *line_of(const char *text, const char *a, const char *b)
 {
-	const char *p;
+	return next_line_with(&text, a, b);
+}
+
+/* The lines of @text holding both @a and @b, of task @pid alone if not 0 */
+static int lines_of_task(const char *text, const char *a, const char *b, pid_t pid)
+{
+	char *line;
 	int n = 0;
 
-	for (p = text; p && *p; p += strcspn(p, "\n"), p += !!*p) {
-		char *line = strndup(p, strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'));
-
-		n += line && strstr(line, a) && (!b || strstr(line, b));
+	while ((line = next_line_with(&text, a, b))) {
+		n += !pid || task_pid(line, line) == pid;
 		free(line);
 	}
 	return n;
+}
+
+static int lines_of(const char *text, const char *a, const char *b)
+{
+	return lines_of_task(text, a, b, 0);
 }
 
 /* The same, of the test's own task alone (another task may run bpf(2)) */
 static int my_lines_of(const char *text, const char *a, const char *b)
 {
-	const char *p;
-	int n = 0;
-
-	for (p = text; p && *p; p += strcspn(p, "\n"), p += !!*p) {
-		char *line = strndup(p, strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'));
-
-		n += line && strstr(line, a) && (!b || strstr(line, b)) &&
-		     task_pid(line, line) == getpid();
-		free(line);
-	}
-	return n;
-}
-
-/*
- * Whether the test's trace gets @line within 30 s (a last put runs in an
- * RCU callback, which lazy RCU may hold 10 s)
- */
-static bool trace_gets_line(const char *line)
-{
-	int tries;
-
-	for (tries = 0; tries < 300; tries++) {
-		const char *trace = trace_read();
-
-		if (trace && strstr(trace, line))
-			return true;
-		usleep(100000);
-	}
-	return false;
+	return lines_of_task(text, a, b, getpid());
 }
 
 /* Logs each line of @text holding @a and @b, as @who's */
 static void log_lines(struct __test_metadata *_metadata, const char *who, const char *text,
 		      const char *a, const char *b)
 {
-	const char *p;
+	char *line;
 
-	for (p = text; p && *p; p += strcspn(p, "\n"), p += !!*p) {
-		char *line = strndup(p, strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'));
-
-		if (line && strstr(line, a) && (!b || strstr(line, b)))
-			TH_LOG("%s: %.*s", who, (int)strcspn(line, "\n"), line);
+	while ((line = next_line_with(&text, a, b))) {
+		TH_LOG("%s: %.*s", who, (int)strcspn(line, "\n"), line);
 		free(line);
 	}
 }
@@ -616,6 +599,7 @@ static int audit_records_of(const char *text, const char *op, pid_t pid, char *i
 TEST_F_TIMEOUT(alternatives, audit_records_beside_the_events, 120)
 {
 	char saved[32] = "5", ids[256], *trace, *kmsg_text;
+	const char *put[2] = {};
 	struct prog_desc p;
 	int kmsg, fd;
 
@@ -655,7 +639,8 @@ TEST_F_TIMEOUT(alternatives, audit_records_beside_the_events, 120)
 	if (!gate_on)
 		return;
 	/* ours: the same id, with the tag, type and name audit does not give */
-	EXPECT_TRUE(trace_gets_line(fmt("bpf_prog_put_rcu: %s\n", prog_line(&p))));
+	put[0] = fmt("bpf_prog_put_rcu: %s\n", prog_line(&p));
+	EXPECT_TRUE(trace_gets(put));
 	trace = tp_end();
 	ASSERT_NE(NULL, trace);
 	EXPECT_EQ(1, lines_of(trace, fmt(" bpf_prog_load: prog=%s type=SOCKET_FILTER ", p.tag),
@@ -715,6 +700,7 @@ TEST_F_TIMEOUT(alternatives, perf_bpf_event_beside_the_events, 120)
 	struct perf_event_attr attr = {};
 	void *rings[64] = {};
 	int fds[64], fd, tries;
+	const char *put[2] = {};
 	struct prog_desc p;
 	char *trace;
 
@@ -769,7 +755,8 @@ TEST_F_TIMEOUT(alternatives, perf_bpf_event_beside_the_events, 120)
 	TH_LOG("perf: PERF_RECORD_BPF_EVENT type id tag pid, all CPUs:\n%s", seen);
 	if (!gate_on)
 		return;
-	EXPECT_TRUE(trace_gets_line(fmt("bpf_prog_put_rcu: %s\n", prog_line(&p))));
+	put[0] = fmt("bpf_prog_put_rcu: %s\n", prog_line(&p));
+	EXPECT_TRUE(trace_gets(put));
 	trace = tp_end();
 	ASSERT_NE(NULL, trace);
 	EXPECT_EQ(1, lines_of(trace, fmt(" bpf_prog_load: prog=%s type=SOCKET_FILTER ", p.tag),

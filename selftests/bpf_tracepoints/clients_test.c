@@ -560,28 +560,6 @@ TEST_F_TIMEOUT(clients, libbpf_program_on_map_create, 300)
 	TH_LOG("the loader printed: %.*s", (int)strcspn(out, "\n"), out);
 }
 
-/*
- * The trace holds every line of @want (NULL-ended), waiting up to 30 s
- * for those an RCU callback or a workqueue writes after the loader exits
- * (the last puts of programs, of BTF with the maps that held it; lazy
- * RCU may hold a callback 10 s).
- */
-static bool trace_gets(const char *const *want)
-{
-	int tries, i;
-
-	for (tries = 0; tries < 300; tries++) {
-		const char *trace = trace_read();
-
-		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
-			;
-		if (trace && !want[i])
-			return true;
-		usleep(100000);
-	}
-	return false;
-}
-
 /* Where the first line of @trace holding both @a and @b is, or -1 */
 static long line_with(const char *trace, const char *a, const char *b)
 {

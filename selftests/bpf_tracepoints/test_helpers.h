@@ -443,6 +443,28 @@ static inline char *trace_read(void)
 	return out;
 }
 
+/*
+ * The trace holds every line of @want (NULL-ended), waiting up to 30 s
+ * for those an RCU callback or a workqueue writes after the loader exits
+ * (the last puts of programs, of BTF with the maps that held it; lazy
+ * RCU may hold a callback 10 s).
+ */
+static inline bool trace_gets(const char *const *want)
+{
+	int tries, i;
+
+	for (tries = 0; tries < 300; tries++) {
+		const char *trace = trace_read();
+
+		for (i = 0; trace && want[i] && strstr(trace, want[i]); i++)
+			;
+		if (trace && !want[i])
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
 static inline char *fmt(const char *f, ...)
 {
 	static char bufs[4][LINE_MAX_LEN];
