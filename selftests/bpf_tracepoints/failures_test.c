@@ -48,13 +48,30 @@ TEST(prog_load_fail)
 	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 0));
 	ASSERT_EQ(E2BIG, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=1 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=1 expected_attach_type=none flags=0 name=%s err=EINVAL",
 				PROG_NAME));
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=0 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=E2BIG",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=0 expected_attach_type=none flags=0 name=%s err=E2BIG",
 				PROG_NAME));
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)");
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=insn_cnt is 0 or over the limit");
 	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+/*
+ * An expected attach type of 0 is BPF_CGROUP_INET_INGRESS for a cgroup
+ * skb program alone: any other type prints none (prog_load_fail).
+ */
+TEST(prog_load_fail_cgroup_skb_attach_type)
+{
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_CGROUP_SKB, 0, 0));
+	ASSERT_EQ(E2BIG, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SKB insns=0 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=E2BIG",
+				PROG_NAME));
+	ASSERT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
 
 TEST(cmd_fail)
@@ -74,6 +91,9 @@ TEST(cmd_fail)
 	ASSERT_EQ(ENOENT, errno);
 	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, 999, &key, &val, 0));
 	ASSERT_EQ(EBADF, errno);
+	/* the u32 0xffffffff is an fd the caller passed, not "no fd" (-1) */
+	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, -1, &key, &val, 0));
+	ASSERT_EQ(EBADF, errno);
 	memset(&attr, 0, sizeof(attr));
 	attr.map_id = 0x7ffffff0;
 	ASSERT_EQ(-1, sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr));
@@ -89,9 +109,10 @@ TEST(cmd_fail)
 	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=ENOENT ufd=%d obj=map id=%u name=%s",
 				fd, m.id, m.name));
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=999 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=4294967295 obj=none id=0 name=");
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_GET_FD_BY_ID err=ENOENT ufd=-1 obj=by_id id=2147483632 name=");
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=0x3e7 err=EINVAL ufd=-1 obj=none id=0 name=");
-	ASSERT_EQ(4 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	ASSERT_EQ(5 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 	EXPECT_NO_EVENT(trace, "bpf_cmd_refused");
 	close(fd);
 }

@@ -34,29 +34,6 @@ TEST(map_free)
 	EXPECT_EVENT(trace, fmt("bpf_map_free: map type=ARRAY id=%u name=%s", m.id, m.name));
 }
 
-/* The smallest BTF: one 4 byte int, "int" (45 bytes) */
-static int sys_btf_load(__u32 *size)
-{
-	const struct btf_header hdr = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(hdr),
-		.type_off = 0, .type_len = 16, .str_off = 16, .str_len = 5,
-	};
-	/* name_off 1, BTF_KIND_INT, 4 bytes, 32 bits */
-	const __u32 type[4] = { 1, BTF_KIND_INT << 24, 4, 32 };
-	static unsigned char btf[sizeof(hdr) + sizeof(type) + 5];
-	union bpf_attr attr;
-
-	memcpy(btf, &hdr, sizeof(hdr));
-	memcpy(btf + sizeof(hdr), type, sizeof(type));
-	memcpy(btf + sizeof(hdr) + sizeof(type), "\0int", 5);
-	memset(&attr, 0, sizeof(attr));
-	attr.btf = (__u64)(unsigned long)btf;
-	attr.btf_size = sizeof(btf);
-	*size = sizeof(btf);
-	return sys_bpf(BPF_BTF_LOAD, &attr);
-}
-
 TEST(btf_load_free)
 {
 	struct bpf_btf_info info = {};
@@ -123,7 +100,7 @@ TEST(link_lifecycle)
 	ASSERT_EQ(0, sys_link_detach(link)) TH_LOG("BPF_LINK_DETACH: %s", strerror(errno));
 	close(link);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=XDP ufd=%d id=%u prog=%s prog_type=XDP prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target= target_id=0",
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=XDP ufd=%d id=%u prog=%s prog_type=XDP prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 target= target_id=0",
 				link, info.id, p.tag, p.id, p.name));
 	EXPECT_EVENT(trace, fmt("bpf_link_update: link type=XDP id=%u old_prog_id=%u prog_id=%u",
 				info.id, p.id, q.id));
@@ -157,7 +134,7 @@ TEST(raw_tracepoint_link)
 	tp_own('l', info.id);
 	close(link);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=CGROUP_INET_INGRESS attach_btf_id=0 target=sched_switch target_id=0",
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 target=sched_switch target_id=0",
 				link, info.id, p.tag, p.id, p.name));
 	EXPECT_EVENT(trace, fmt("bpf_link_free: link type=RAW_TRACEPOINT id=%u prog_id=%u",
 				info.id, p.id));
@@ -219,7 +196,7 @@ TEST(prog_test_run)
 	attr.test.data_size_in = 2;
 	ASSERT_EQ(-1, sys_bpf(BPF_PROG_TEST_RUN, &attr));
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SOCKET_FILTER repeat=3 data_in=64 ctx_in=0 flags=0 id=%u name=%s",
+	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SOCKET_FILTER repeat=3 data_size_in=64 ctx_size_in=0 flags=0 id=%u name=%s",
 				p.tag, p.id, p.name));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_test_run: ")) TH_LOG("%s", trace);
 	close(prog);

@@ -114,6 +114,61 @@ TEST(obj_pin_get_map_path_fd)
 	close(dir);
 }
 
+/*
+ * A path is recorded up to 256 bytes and " ..." marks the cut: a path
+ * near PATH_MAX would not fit in a ring-buffer page, and its record would
+ * be dropped. The pin is 4080 bytes deep, in directories of 250.
+ */
+#define LONG_PATH_LEN	4080
+#define LONG_DIR_LEN	250
+
+TEST(obj_pin_get_map_long_path)
+{
+	char path[LONG_PATH_LEN + 1], cut[257];
+	int depth = 0, len, dir_end, fd, got;
+	struct map_desc m;
+	char *trace;
+
+	ASSERT_EQ(0, bpffs_ready());
+	len = snprintf(path, sizeof(path), "%s", BPFFS);
+	/* directories while a 16 byte leaf still fits after the next one */
+	while (len + 1 + LONG_DIR_LEN + 1 + 16 <= LONG_PATH_LEN) {
+		path[len++] = '/';
+		memset(path + len, 'a' + depth % 26, LONG_DIR_LEN);
+		len += LONG_DIR_LEN;
+		path[len] = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			ASSERT_EQ(0, -errno) TH_LOG("mkdir at %d", len);
+		depth++;
+	}
+	dir_end = len;
+	path[len++] = '/';
+	memset(path + len, 'm', LONG_PATH_LEN - len);
+	path[LONG_PATH_LEN] = '\0';
+	memcpy(cut, path, sizeof(cut) - 1);
+	cut[sizeof(cut) - 1] = '\0';
+	unlink(path);
+	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_desc(fd, &m));
+	TP_BEGIN("bpf_obj_pin_map,bpf_obj_get_map");
+	ASSERT_EQ(0, sys_obj_pin(fd, path)) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
+	got = sys_obj_get(path);
+	ASSERT_LE(0, got);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=%s ... %s",
+				map_head(&m, fd), cut, map_tail(&m)));
+	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=%s ... %s",
+				map_head(&m, got), cut, map_tail(&m)));
+	ASSERT_EQ(0, unlink(path));
+	for (; depth; depth--, dir_end -= LONG_DIR_LEN + 1) {
+		path[dir_end] = '\0';
+		EXPECT_EQ(0, rmdir(path)) TH_LOG("rmdir at %d: %s", dir_end, strerror(errno));
+	}
+	close(got);
+	close(fd);
+}
+
 TEST(obj_pin_get_prog)
 {
 	const char *path = BPFFS "/tp_test_prog", *alias = BPFFS "/tp_test_prog_ln";

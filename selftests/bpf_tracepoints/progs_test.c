@@ -195,18 +195,21 @@ TEST(prog_put_rcu)
 }
 
 /*
- * A load that fails after its program got an id (no fd left: EMFILE) has
- * no bpf_prog_load event, and its program is put once, by name, while the
- * command returns: bpf_prog_put_rcu is per program that got an id, as
- * perf's PROG_UNLOAD and audit's UNLOAD records are.
+ * A create, a load or a BTF load that fails after its id was reserved (no
+ * fd left: EMFILE) was never published: it leaves its failure record and
+ * nothing else, no free record of an object the trace never saw made.
+ * The last puts run in this task, within the commands.
  */
+#define EMFILE_MAP	"tp_emfile_map"
 #define EMFILE_PROG	"tp_emfile_prog"
+#define EMFILE_EVENTS	"bpf_map_create,bpf_map_free,bpf_prog_load,bpf_prog_put_rcu," \
+			"bpf_btf_load,bpf_btf_free," FAIL_EVENTS
 
-TEST(prog_load_failed_with_emfile_is_put_once)
+TEST(failed_after_the_id_leaves_no_free)
 {
-	struct prog_desc p;
 	struct rlimit old, low;
-	int next, fd, err;
+	int next, fd[3], err[3], i;
+	__u32 size;
 	char *trace;
 
 	next = open("/dev/null", O_RDONLY);
@@ -216,43 +219,32 @@ TEST(prog_load_failed_with_emfile_is_put_once)
 	low = old;
 	low.rlim_cur = next;
 
-	TP_BEGIN("bpf_prog_load,bpf_prog_put_rcu");
+	TP_BEGIN(EMFILE_EVENTS);
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
-	fd = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
-	err = errno;
+	fd[0] = sys_map_create_named(EMFILE_MAP, BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+	err[0] = errno;
+	fd[1] = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
+	err[1] = errno;
+	fd[2] = sys_btf_load(&size);
+	err[2] = errno;
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &old));
-	ASSERT_EQ(-1, fd);
-	ASSERT_EQ(EMFILE, err);
-	/* the last put ran in this task, within the command */
 	trace = tp_end();
-	EXPECT_NO_EVENT(trace, "bpf_prog_load");
-	/*
-	 * Earlier tests' programs may be put in this window too, from RCU
-	 * callbacks: count this one's, by its name, in this task.
-	 */
-	/* the same instructions loaded again: the tag to expect, a later id */
-	fd = sys_prog_load_named(EMFILE_PROG, BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, prog_desc(fd, &p));
-	close(fd);
-	if (gate_on) {
-		const char *name = fmt(" name=%s\n", EMFILE_PROG);
-		const char *head = fmt(" bpf_prog_put_rcu: prog=%s type=SOCKET_FILTER id=", p.tag);
-		const char *at = strstr(trace, name), *line = at, *put;
-		unsigned int id;
-		int n;
-
-		ASSERT_EQ(1, count_of(trace, name)) TH_LOG("%s", trace);
-		ASSERT_EQ(getpid(), task_pid(trace, at));
-		while (line > trace && line[-1] != '\n')
-			line--;
-		put = strstr(line, head);
-		ASSERT_TRUE(put && put < at) TH_LOG("want %s...%s in:\n%s", head, name, trace);
-		n = sscanf(put + strlen(head), "%u", &id);
-		ASSERT_EQ(1, n);
-		ASSERT_LT(0, id);
-		ASSERT_GT(p.id, id);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(-1, fd[i]) TH_LOG("command %d", i);
+		ASSERT_EQ(EMFILE, err[i]) TH_LOG("command %d", i);
 	}
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=1 flags=0 name=%s err=EMFILE",
+				EMFILE_MAP));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=%s err=EMFILE",
+				EMFILE_PROG));
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=BTF_LOAD err=EMFILE ufd=-1 obj=none id=0 name=");
+	ASSERT_EQ(3 * gate_on, fail_records_of(trace, getpid())) TH_LOG("%s", trace);
+	EXPECT_NO_EVENT(trace, "bpf_map_create");
+	EXPECT_NO_EVENT(trace, "bpf_map_free");
+	EXPECT_NO_EVENT(trace, "bpf_prog_load");
+	EXPECT_NO_EVENT(trace, "bpf_prog_put_rcu");
+	EXPECT_NO_EVENT(trace, "bpf_btf_load");
+	EXPECT_NO_EVENT(trace, "bpf_btf_free");
 }
 
 int main(int argc, char **argv)

@@ -573,6 +573,29 @@ static inline int sys_prog_load(void)
 	return sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 2);
 }
 
+/* The smallest BTF: one 4 byte int, "int" (45 bytes) */
+static inline int sys_btf_load(__u32 *size)
+{
+	const struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+		.type_off = 0, .type_len = 16, .str_off = 16, .str_len = 5,
+	};
+	/* name_off 1, BTF_KIND_INT, 4 bytes, 32 bits */
+	const __u32 type[4] = { 1, BTF_KIND_INT << 24, 4, 32 };
+	static unsigned char btf[sizeof(hdr) + sizeof(type) + 5];
+	union bpf_attr attr;
+
+	memcpy(btf, &hdr, sizeof(hdr));
+	memcpy(btf + sizeof(hdr), type, sizeof(type));
+	memcpy(btf + sizeof(hdr) + sizeof(type), "\0int", 5);
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (__u64)(unsigned long)btf;
+	attr.btf_size = sizeof(btf);
+	*size = sizeof(btf);
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
 static inline int sys_xdp_link_create(int prog_fd, int ifindex, __u32 flags)
 {
 	union bpf_attr attr;
