@@ -34,6 +34,105 @@ TEST(map_free)
 	EXPECT_EVENT(trace, fmt("bpf_map_free: map type=ARRAY id=%u name=%s", m.id, m.name));
 }
 
+/*
+ * No task reaches a new map before its create record: a child walks the
+ * map ids (BPF_MAP_GET_NEXT_ID, BPF_MAP_GET_FD_BY_ID) and looks up what it
+ * finds while the test creates maps, and in the trace the first line of
+ * each new map's id must be its bpf_map_create. An id published before
+ * the event (the unpatched order) lets the child's lookup come first.
+ */
+#define HUNT_MAPS	32
+
+static void hunt_map_ids(int stop)
+{
+	static __u32 seen[4096];
+	int nr_seen = 0, fd, i;
+	union bpf_attr attr;
+	__u32 id, key = 0;
+	__u64 val;
+	char c;
+
+	fcntl(stop, F_SETFL, O_NONBLOCK);
+	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
+		for (id = 0; ; ) {
+			memset(&attr, 0, sizeof(attr));
+			attr.start_id = id;
+			if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
+				break;
+			id = attr.next_id;
+			/* each map once: a record for its first use alone */
+			for (i = 0; i < nr_seen && seen[i] != id; i++)
+				;
+			if (i < nr_seen || nr_seen == (int)ARRAY_SIZE(seen))
+				continue;
+			seen[nr_seen++] = id;
+			memset(&attr, 0, sizeof(attr));
+			attr.map_id = id;
+			fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+			if (fd < 0)
+				continue;
+			sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0);
+			close(fd);
+		}
+	}
+	_exit(0);
+}
+
+TEST(map_use_never_precedes_its_create)
+{
+	int stop[2], fds[HUNT_MAPS], i, status;
+	char *trace, *line, *end, one[1024];
+	long long ids[HUNT_MAPS];
+	int nr_ids = 0, early = 0;
+	pid_t hunter;
+
+	ASSERT_EQ(0, pipe(stop));
+	TP_BEGIN("bpf_map_create,bpf_map_lookup_elem");
+	hunter = fork();
+	ASSERT_LE(0, hunter);
+	if (!hunter)
+		hunt_map_ids(stop[0]);
+	usleep(100 * 1000);
+	for (i = 0; i < HUNT_MAPS; i++) {
+		fds[i] = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+		ASSERT_LE(0, fds[i]) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	}
+	ASSERT_EQ(1, write(stop[1], "x", 1));
+	ASSERT_EQ(hunter, waitpid(hunter, &status, 0));
+	trace = tp_end();
+	for (i = 0; i < HUNT_MAPS; i++)
+		close(fds[i]);
+	if (!gate_on)
+		return;
+	ASSERT_NE(NULL, trace);
+	/* the test's creates, then the first line naming each one's id */
+	for (line = trace; *line && nr_ids < HUNT_MAPS; line = end + 1) {
+		end = strchrnul(line, '\n');
+		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
+		if (strstr(one, " bpf_map_create: ") && task_pid(one, one) == getpid())
+			ids[nr_ids++] = line_field(one, " id=");
+		if (!*end)
+			break;
+	}
+	ASSERT_EQ(HUNT_MAPS, nr_ids) TH_LOG("%s", trace);
+	for (i = 0; i < nr_ids; i++) {
+		for (line = trace; *line; line = end + 1) {
+			end = strchrnul(line, '\n');
+			snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
+			if (line_kind(one) == 'm' && line_field(one, " id=") == ids[i]) {
+				if (!strstr(one, " bpf_map_create: ")) {
+					TH_LOG("id %lld used first: %s", ids[i], one);
+					early++;
+				}
+				break;
+			}
+			if (!*end)
+				break;
+		}
+	}
+	EXPECT_EQ(0, early);
+}
+
 TEST(btf_load_free)
 {
 	struct bpf_btf_info info = {};
