@@ -213,14 +213,36 @@ static int dynamic_event(const char *def)
  * A maintainer's fprobe events for a map's life, with the names BTF gives
  * the functions' arguments. bpf_map_new_fd() runs for every new fd of a
  * map (a create, GET_FD_BY_ID, OBJ_GET): the test keeps its own map's.
- * The free's id is 0 (bpf_map_free_id() cleared it): it joins by address.
+ * With the events built in, a create's fd is bpf_map_reserve_fd()'s
+ * instead (its event fires before the fd is installed): map_fd probes
+ * that, and map_get bpf_map_new_fd(). The free's id is 0
+ * (bpf_map_free_id() cleared it): it joins by address.
  */
+#define MAP_FD_PROBE	"%s%%return map=map id=map->id fd=$retval:s32"
+#define MAP_RESERVE_FD	"bpf_map_reserve_fd"
+
 static const char *const fprobe_defs[] = {
-	"f:bpf_alt/map_fd bpf_map_new_fd%return map=map id=map->id fd=$retval:s32",
+	"f:bpf_alt/map_fd " MAP_FD_PROBE,
 	"f:bpf_alt/map_update bpf_map_update_value id=map->id key=+0(key):x32 value=+0(value):x64",
 	"f:bpf_alt/map_free security_bpf_map_free map=map id=map->id",
 	"f:bpf_alt/sys_bpf __sys_bpf%return cmd=cmd ret=$retval:s32",
 };
+
+/* Whether @fn is a function fprobes can attach to */
+static bool function_traceable(const char *fn)
+{
+	FILE *f = fopen(TRACEFS "/available_filter_functions", "r");
+	size_t cap = 0, len = strlen(fn);
+	bool found = false;
+	char *line = NULL;
+
+	while (f && !found && getline(&line, &cap, f) > 0)
+		found = !strncmp(line, fn, len) && (line[len] == ' ' || line[len] == '\n');
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
 
 FIXTURE(fprobe) {
 	int defined;
@@ -234,6 +256,7 @@ FIXTURE_SETUP(fprobe)
 FIXTURE_TEARDOWN(fprobe)
 {
 	write_file(tracing("events/bpf_alt/enable"), "0");
+	dynamic_event("-:bpf_alt/map_get");
 	/* each definition removed, as echo '-:bpf_alt/NAME' >> does */
 	while (self->defined--) {
 		const char *def = fprobe_defs[self->defined];
@@ -248,7 +271,7 @@ TEST_F_TIMEOUT(fprobe, map_life_beside_the_events, 120)
 	__u64 value = VALUE_1;
 	struct map_desc d;
 	char *trace = NULL, *line, *fd_line;
-	const char *map, *free_line;
+	const char *map, *free_line, *get_event = " map_fd: ";
 	int fd, fd2, bad, tries, ret;
 
 	if (!alternatives_ready(_metadata))
@@ -274,7 +297,17 @@ TEST_F_TIMEOUT(fprobe, map_life_beside_the_events, 120)
 	if (!alternative_present(_metadata, !ret, NO_BTF_ARGS))
 		return;
 	dynamic_event("-:bpf_alt/check");
-	ret = dynamic_event(fprobe_defs[0]);
+	dynamic_event("-:bpf_alt/map_get");
+	if (function_traceable(MAP_RESERVE_FD)) {
+		ret = dynamic_event(fmt("f:bpf_alt/map_get " MAP_FD_PROBE, "bpf_map_new_fd"));
+		if (!alternative_present(_metadata, !ret,
+					 "no entry argument at an fprobe's %return (Linux 6.10)"))
+			return;
+		ret = dynamic_event(fmt("f:bpf_alt/map_fd " MAP_FD_PROBE, MAP_RESERVE_FD));
+		get_event = " map_get: ";
+	} else {
+		ret = dynamic_event(fmt(fprobe_defs[0], "bpf_map_new_fd"));
+	}
 	if (!alternative_present(_metadata, !ret,
 				 "no entry argument at an fprobe's %return (Linux 6.10)"))
 		return;
@@ -307,9 +340,9 @@ TEST_F_TIMEOUT(fprobe, map_life_beside_the_events, 120)
 	map = strdupa(field_of(fd_line, "map"));
 	TH_LOG("fprobe: %.*s", (int)strcspn(fd_line, "\n"), fd_line);
 	/* the second fd: the same map and id, another fd, and no create of ours */
-	EXPECT_EQ(1, my_lines_of(trace, " map_fd: ", fmt(" map=%s id=%u fd=%d\n", map, d.id, fd2)))
+	EXPECT_EQ(1, my_lines_of(trace, get_event, fmt(" map=%s id=%u fd=%d\n", map, d.id, fd2)))
 		TH_LOG("%s", trace);
-	log_lines(_metadata, "fprobe", trace, " map_fd: ", fmt(" fd=%d\n", fd2));
+	log_lines(_metadata, "fprobe", trace, get_event, fmt(" fd=%d\n", fd2));
 	/*
 	 * The free: a kworker's, after the last put; the address is the
 	 * map's, in a line after its create (an earlier map may have had it)
