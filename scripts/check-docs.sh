@@ -30,7 +30,7 @@ else
 	result FAIL "docutils parses $(basename "$doc") without warnings" "$out"
 fi
 
-defined=$(sed -n 's/^TRACE_EVENT_BPF(\([a-z_0-9]*\),$/\1/p; s/^DEFINE_EVENT_BPF([a-z_0-9]*, \([a-z_0-9]*\),$/\1/p' "$header" | sort)
+defined=$(sed -n 's/^TRACE_EVENT\(_CONDITION\)\{0,1\}_BPF(\([a-z_0-9]*\),$/\2/p; s/^DEFINE_EVENT\(_CONDITION\)\{0,1\}_BPF([a-z_0-9]*, \([a-z_0-9]*\),$/\2/p' "$header" | sort)
 # section titles: event names over a line of '-'
 documented=$(awk '/^-+$/ && prev ~ /^bpf_/ { print prev } { prev = $0 }' "$doc" | tr -d ' ' | tr ',' '\n' | sort)
 missing=$(echo "$defined" | grep -vxF "$documented" || true)

@@ -74,6 +74,33 @@ TEST(prog_load_fail_cgroup_skb_attach_type)
 	ASSERT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
 
+/*
+ * The records show the attributes as the caller gave them: a map
+ * create's flags before BPF_F_TOKEN_FD is cleared (6.12; 6.1 does not
+ * know the flag and refuses it), and a program's expected attach type
+ * before the fix-up for older loaders (a cgroup sock program's 0 is
+ * none, not the BPF_CGROUP_INET_SOCK_CREATE it is loaded with).
+ */
+#define MAP_F_TOKEN_FD	0x10000U	/* BPF_F_TOKEN_FD, 1U << 16: not in 6.1 */
+
+TEST(fail_records_show_attributes_as_given)
+{
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 0, MAP_F_TOKEN_FD));
+	ASSERT_EQ(EINVAL, errno);
+	/* no exit: the verifier refuses, after the fix-up */
+	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_CGROUP_SOCK, 0, 1));
+	ASSERT_EQ(EINVAL, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=10000 name=%s err=EINVAL",
+				MAP_NAME));
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SOCK insns=1 expected_attach_type=none flags=0 name=%s err=EINVAL",
+				PROG_NAME));
+	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
 TEST(cmd_fail)
 {
 	struct map_desc m;
