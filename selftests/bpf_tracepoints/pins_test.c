@@ -7,6 +7,36 @@
 #include "../kselftest_harness.h"
 #include "test_helpers.h"
 
+/* A new map's @fd and description @m, pinned at @path and got back as @got, traced */
+#define PIN_AND_GET_MAP(path, m, fd, got) do {				\
+	const char *__path = (path);					\
+	struct map_desc *__m = (m);					\
+	int __fd, __got;						\
+									\
+	unlink(__path);							\
+	__fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);		\
+	ASSERT_LE(0, __fd);						\
+	ASSERT_EQ(0, map_desc(__fd, __m));				\
+	TP_BEGIN("bpf_obj_pin_map,bpf_obj_get_map");			\
+	ASSERT_EQ(0, sys_obj_pin(__fd, __path))				\
+		TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));		\
+	__got = sys_obj_get(__path);					\
+	ASSERT_LE(0, __got);						\
+	(fd) = __fd;							\
+	(got) = __got;							\
+} while (0)
+
+/* The pin of map @m's fd @fd and the get of it as @got, the path shown as @shown */
+#define EXPECT_PIN_GET_MAP(trace, m, fd, got, shown) do {		\
+	const struct map_desc *__m = (m);				\
+	const char *__trace = (trace), *__shown = (shown);		\
+									\
+	EXPECT_EVENT(__trace, fmt("bpf_obj_pin_map: %s path=%s %s",		\
+			      map_head(__m, fd), __shown, map_tail(__m)));	\
+	EXPECT_EVENT(__trace, fmt("bpf_obj_get_map: %s path=%s %s",		\
+			      map_head(__m, got), __shown, map_tail(__m)));	\
+} while (0)
+
 TEST(obj_pin_get_map)
 {
 	const char *path = BPFFS "/tp_test_map";
@@ -15,24 +45,14 @@ TEST(obj_pin_get_map)
 	char *trace;
 
 	ASSERT_EQ(0, bpffs_ready());
-	unlink(path);
-	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, map_desc(fd, &m));
-	TP_BEGIN("bpf_obj_pin_map,bpf_obj_get_map");
-	ASSERT_EQ(0, sys_obj_pin(fd, path)) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
-	got = sys_obj_get(path);
-	ASSERT_LE(0, got);
+	PIN_AND_GET_MAP(path, &m, fd, got);
 	/* failing forms: the path is taken; nothing is pinned there */
 	ASSERT_EQ(-1, sys_obj_pin(fd, path));
 	ASSERT_EQ(EEXIST, errno);
 	ASSERT_EQ(-1, sys_obj_get(BPFFS "/tp_test_none"));
 	ASSERT_EQ(ENOENT, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=%s %s",
-				map_head(&m, fd), path, map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=%s %s",
-				map_head(&m, got), path, map_tail(&m)));
+	EXPECT_PIN_GET_MAP(trace, &m, fd, got, path);
 	ASSERT_EQ(2 * gate_on, count_of(trace, "_map: "));
 	unlink(path);
 	close(got);
@@ -103,10 +123,7 @@ TEST(obj_pin_get_map_path_fd)
 	ASSERT_EQ(EEXIST, errno);
 	trace = tp_end();
 	/* the path as d_path() forms it: absolute */
-	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=" BPFFS "/tp_test_at %s",
-				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=" BPFFS "/tp_test_at %s",
-				map_head(&m, got), map_tail(&m)));
+	EXPECT_PIN_GET_MAP(trace, &m, fd, got, BPFFS "/tp_test_at");
 	ASSERT_EQ(2 * gate_on, count_of(trace, "_map: "));
 	unlink(BPFFS "/tp_test_at");
 	close(got);
@@ -124,7 +141,7 @@ TEST(obj_pin_get_map_path_fd)
 
 TEST(obj_pin_get_map_long_path)
 {
-	char path[LONG_PATH_LEN + 1], cut[257];
+	char path[LONG_PATH_LEN + 1], cut[256 + sizeof(" ...")];
 	int depth = 0, len, dir_end, fd, got;
 	struct map_desc m;
 	char *trace;
@@ -145,21 +162,12 @@ TEST(obj_pin_get_map_long_path)
 	path[len++] = '/';
 	memset(path + len, 'm', LONG_PATH_LEN - len);
 	path[LONG_PATH_LEN] = '\0';
-	memcpy(cut, path, sizeof(cut) - 1);
-	cut[sizeof(cut) - 1] = '\0';
-	unlink(path);
-	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, map_desc(fd, &m));
-	TP_BEGIN("bpf_obj_pin_map,bpf_obj_get_map");
-	ASSERT_EQ(0, sys_obj_pin(fd, path)) TH_LOG("BPF_OBJ_PIN: %s", strerror(errno));
-	got = sys_obj_get(path);
-	ASSERT_LE(0, got);
+	/* the first 256 bytes, and the mark of the cut */
+	memcpy(cut, path, 256);
+	memcpy(cut + 256, " ...", sizeof(" ..."));
+	PIN_AND_GET_MAP(path, &m, fd, got);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_obj_pin_map: %s path=%s ... %s",
-				map_head(&m, fd), cut, map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_obj_get_map: %s path=%s ... %s",
-				map_head(&m, got), cut, map_tail(&m)));
+	EXPECT_PIN_GET_MAP(trace, &m, fd, got, cut);
 	ASSERT_EQ(0, unlink(path));
 	for (; depth; depth--, dir_end -= LONG_DIR_LEN + 1) {
 		path[dir_end] = '\0';
