@@ -303,7 +303,10 @@ TEST_F_TIMEOUT(fprobe, map_life_beside_the_events, 120)
 		if (!alternative_present(_metadata, !ret,
 					 "no entry argument at an fprobe's %return (Linux 6.10)"))
 			return;
+		/* the same probe as map_get's: it must take */
 		ret = dynamic_event(fmt("f:bpf_alt/map_fd " MAP_FD_PROBE, MAP_RESERVE_FD));
+		ASSERT_EQ(0, ret) TH_LOG("%s: %s", MAP_RESERVE_FD,
+					 read_file(TRACEFS "/error_log") ?: "");
 		get_event = " map_get: ";
 	} else {
 		ret = dynamic_event(fmt(fprobe_defs[0], "bpf_map_new_fd"));

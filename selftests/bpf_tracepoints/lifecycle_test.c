@@ -5,6 +5,8 @@
  */
 #define _GNU_SOURCE
 #include "../kselftest_harness.h"
+#include <signal.h>
+#include <sys/prctl.h>
 #include "test_helpers.h"
 
 /*
@@ -36,10 +38,12 @@ TEST(map_free)
 
 /*
  * No task reaches a new map before its create record: a child walks the
- * map ids (BPF_MAP_GET_NEXT_ID, BPF_MAP_GET_FD_BY_ID) and looks up what it
- * finds while the test creates maps, and in the trace the first line of
- * each new map's id must be its bpf_map_create. An id published before
- * the event (the unpatched order) lets the child's lookup come first.
+ * map ids (BPF_MAP_GET_NEXT_ID, BPF_MAP_GET_FD_BY_ID) and looks up the
+ * test's maps it finds while the test creates them, and in the trace the
+ * first line of each new map's id must be its bpf_map_create. An id
+ * published before the event lets the child's lookup come first where
+ * the gap is wide (the mutant's 20 ms); a gap of a few instructions, as
+ * the unpatched order had, is rarely hit.
  */
 #define HUNT_MAPS	32
 
@@ -47,10 +51,14 @@ static void hunt_map_ids(int stop)
 {
 	static __u32 seen[4096];
 	int nr_seen = 0, fd, i;
+	struct map_desc d;
 	union bpf_attr attr;
 	__u32 id, key = 0;
 	__u64 val;
 	char c;
+
+	/* never outlives the test, whatever stops it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 	fcntl(stop, F_SETFL, O_NONBLOCK);
 	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
@@ -71,7 +79,10 @@ static void hunt_map_ids(int stop)
 			fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 			if (fd < 0)
 				continue;
-			sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0);
+			/* the test's own, whose value fits val */
+			if (!map_desc(fd, &d) && !strcmp(d.name, MAP_NAME) &&
+			    d.key_size == sizeof(key) && d.value_size == sizeof(val))
+				sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0);
 			close(fd);
 		}
 	}
@@ -83,22 +94,27 @@ TEST(map_use_never_precedes_its_create)
 	int stop[2], fds[HUNT_MAPS], i, status;
 	char *trace, *line, *end, one[1024];
 	long long ids[HUNT_MAPS];
-	int nr_ids = 0, early = 0;
+	int nr_ids = 0, early = 0, reached = 0;
 	pid_t hunter;
 
 	ASSERT_EQ(0, pipe(stop));
 	TP_BEGIN("bpf_map_create,bpf_map_lookup_elem");
 	hunter = fork();
 	ASSERT_LE(0, hunter);
-	if (!hunter)
+	if (!hunter) {
+		close(stop[1]);
 		hunt_map_ids(stop[0]);
+	}
+	close(stop[0]);
 	usleep(100 * 1000);
 	for (i = 0; i < HUNT_MAPS; i++) {
 		fds[i] = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
 		ASSERT_LE(0, fds[i]) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 	}
 	ASSERT_EQ(1, write(stop[1], "x", 1));
+	close(stop[1]);
 	ASSERT_EQ(hunter, waitpid(hunter, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("hunter: %#x", status);
 	trace = tp_end();
 	for (i = 0; i < HUNT_MAPS; i++)
 		close(fds[i]);
@@ -131,6 +147,17 @@ TEST(map_use_never_precedes_its_create)
 		}
 	}
 	EXPECT_EQ(0, early);
+	/* and the child did reach the test's maps: a check that can fail */
+	for (line = trace; *line; line = end + 1) {
+		end = strchrnul(line, '\n');
+		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
+		for (i = 0; i < nr_ids && strstr(one, " bpf_map_lookup_elem: "); i++)
+			if (line_field(one, " id=") == ids[i] && task_pid(one, one) == hunter)
+				reached++;
+		if (!*end)
+			break;
+	}
+	EXPECT_LT(0, reached) TH_LOG("the child looked up none of the maps:\n%s", trace);
 }
 
 TEST(btf_load_free)

@@ -195,10 +195,12 @@ TEST(prog_put_rcu)
 }
 
 /*
- * A create, a load or a BTF load that fails after its id was reserved (no
- * fd left: EMFILE) was never published: it leaves its failure record and
- * nothing else, no free record of an object the trace never saw made.
- * The last puts run in this task, within the commands.
+ * A create or a load that fails after its id was reserved (no fd left:
+ * EMFILE) was never published: it leaves its failure record and nothing
+ * else, no free record of an object the trace never saw made. The last
+ * puts run in this task, within the commands; any task's are counted by
+ * name too. A BTF load takes its fd before its id: it fails with no id,
+ * and leaves its failure record alone as well.
  */
 #define EMFILE_MAP	"tp_emfile_map"
 #define EMFILE_PROG	"tp_emfile_prog"
@@ -245,6 +247,10 @@ TEST(failed_after_the_id_leaves_no_free)
 	EXPECT_NO_EVENT(trace, "bpf_prog_put_rcu");
 	EXPECT_NO_EVENT(trace, "bpf_btf_load");
 	EXPECT_NO_EVENT(trace, "bpf_btf_free");
+	if (gate_on) {
+		EXPECT_EQ(0, count_named_anywhere("bpf_map_free", EMFILE_MAP));
+		EXPECT_EQ(0, count_named_anywhere("bpf_prog_put_rcu", EMFILE_PROG));
+	}
 }
 
 int main(int argc, char **argv)
