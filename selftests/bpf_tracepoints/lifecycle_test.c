@@ -49,11 +49,12 @@ TEST(map_free)
 
 static void hunt_map_ids(int stop)
 {
-	static __u32 seen[4096];
+	static __u32 seen[256];
 	int nr_seen = 0, fd, i;
 	struct map_desc d;
 	union bpf_attr attr;
 	__u32 id, key = 0;
+	bool last;
 	__u64 val;
 	char c;
 
@@ -61,28 +62,30 @@ static void hunt_map_ids(int stop)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 	fcntl(stop, F_SETFL, O_NONBLOCK);
-	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
+	/* a last walk once told to stop: every map of the test made by then */
+	for (last = false; !last; ) {
+		last = read(stop, &c, 1) >= 0 || errno != EAGAIN;
 		for (id = 0; ; ) {
 			memset(&attr, 0, sizeof(attr));
 			attr.start_id = id;
 			if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
 				break;
 			id = attr.next_id;
-			/* each map once: a record for its first use alone */
-			for (i = 0; i < nr_seen && seen[i] != id; i++)
-				;
-			if (i < nr_seen || nr_seen == (int)ARRAY_SIZE(seen))
-				continue;
-			seen[nr_seen++] = id;
 			memset(&attr, 0, sizeof(attr));
 			attr.map_id = id;
 			fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 			if (fd < 0)
 				continue;
-			/* the test's own, whose value fits val */
+			/* the test's own, whose value fits val, each once */
 			if (!map_desc(fd, &d) && !strcmp(d.name, MAP_NAME) &&
-			    d.key_size == sizeof(key) && d.value_size == sizeof(val))
-				sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0);
+			    d.key_size == sizeof(key) && d.value_size == sizeof(val)) {
+				for (i = 0; i < nr_seen && seen[i] != id; i++)
+					;
+				if (i == nr_seen && nr_seen < (int)ARRAY_SIZE(seen)) {
+					seen[nr_seen++] = id;
+					sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0);
+				}
+			}
 			close(fd);
 		}
 	}
