@@ -95,35 +95,6 @@ static char *instance_trace(void)
 	return trace ? strdup(trace) : NULL;
 }
 
-/*
- * The next line of *@pos holding both @a and @b (a copy, its newline with
- * it: a needle may end in one), or NULL; *@pos moves past it
- */
-static char *next_line_with(const char **pos, const char *a, const char *b)
-{
-	const char *p = *pos;
-
-	while (p && *p) {
-		size_t len = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
-		char *line = strndup(p, len);
-
-		p += len;
-		if (line && strstr(line, a) && (!b || strstr(line, b))) {
-			*pos = p;
-			return line;
-		}
-		free(line);
-	}
-	*pos = p;
-	return NULL;
-}
-
-/* The first line of @text holding both @a and @b (a copy), or NULL */
-static char *line_of(const char *text, const char *a, const char *b)
-{
-	return next_line_with(&text, a, b);
-}
-
 /* The lines of @text holding both @a and @b, of task @pid alone if not 0 */
 static int lines_of_task(const char *text, const char *a, const char *b, pid_t pid)
 {

@@ -95,8 +95,9 @@ static void hunt_map_ids(int stop)
 TEST(map_use_never_precedes_its_create)
 {
 	int stop[2], fds[HUNT_MAPS], i, status;
-	char *trace, *line, *end, one[1024];
-	long long ids[HUNT_MAPS];
+	const char *pos;
+	char *trace, *line;
+	long long ids[HUNT_MAPS], id;
 	int nr_ids = 0, early = 0, reached = 0;
 	pid_t hunter;
 
@@ -125,40 +126,27 @@ TEST(map_use_never_precedes_its_create)
 		return;
 	ASSERT_NE(NULL, trace);
 	/* the test's creates, then the first line naming each one's id */
-	for (line = trace; *line && nr_ids < HUNT_MAPS; line = end + 1) {
-		end = strchrnul(line, '\n');
-		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
-		if (strstr(one, " bpf_map_create: ") && task_pid(one, one) == getpid())
-			ids[nr_ids++] = line_field(one, " id=");
-		if (!*end)
-			break;
-	}
+	for (pos = trace; nr_ids < HUNT_MAPS &&
+	     (line = next_line_with(&pos, " bpf_map_create: ", NULL)); free(line))
+		if (task_pid(line, line) == getpid())
+			ids[nr_ids++] = line_field(line, " id=");
 	ASSERT_EQ(HUNT_MAPS, nr_ids) TH_LOG("%s", trace);
 	for (i = 0; i < nr_ids; i++) {
-		for (line = trace; *line; line = end + 1) {
-			end = strchrnul(line, '\n');
-			snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
-			if (line_kind(one) == 'm' && line_field(one, " id=") == ids[i]) {
-				if (!strstr(one, " bpf_map_create: ")) {
-					TH_LOG("id %lld used first: %s", ids[i], one);
-					early++;
-				}
-				break;
-			}
-			if (!*end)
-				break;
+		line = line_of(trace, fmt(" id=%lld ", ids[i]), NULL);
+		ASSERT_NE(NULL, line);
+		if (!strstr(line, " bpf_map_create: ")) {
+			TH_LOG("id %lld used first: %s", ids[i], line);
+			early++;
 		}
+		free(line);
 	}
 	EXPECT_EQ(0, early);
 	/* and the child did reach the test's maps: a check that can fail */
-	for (line = trace; *line; line = end + 1) {
-		end = strchrnul(line, '\n');
-		snprintf(one, sizeof(one), "%.*s", (int)(end - line), line);
-		for (i = 0; i < nr_ids && strstr(one, " bpf_map_lookup_elem: "); i++)
-			if (line_field(one, " id=") == ids[i] && task_pid(one, one) == hunter)
-				reached++;
-		if (!*end)
-			break;
+	for (pos = trace; (line = next_line_with(&pos, " bpf_map_lookup_elem: ", NULL));
+	     free(line)) {
+		id = line_field(line, " id=");
+		for (i = 0; i < nr_ids && task_pid(line, line) == hunter; i++)
+			reached += ids[i] == id;
 	}
 	EXPECT_LT(0, reached) TH_LOG("the child looked up none of the maps:\n%s", trace);
 }
