@@ -6,7 +6,8 @@
 #    NOT REPRODUCED and exits 3): this keeps its verdicts
 #    (qemu/storm-verdict.sh) from rotting, and shows the events' static
 #    keys flipped under bpf(2) on vCPUs that run at once. A storm that
-#    meets QEMU 10.0.2's rare stale int3 is named and run once more.
+#    meets QEMU 10.0.2's rare stale int3 (an Oops on 6.12, a livelock on
+#    6.1) is named, its log kept aside, and run once more.
 # 2. with "stale": the guests' answer to a stale int3, shown on one. The
 #    same storm, booted by qemu/boot.sh on Debian bookworm's QEMU 7.2
 #    (STALE_QEMU) forced multi-threaded on 2 vCPUs, meets it within
@@ -44,17 +45,22 @@ storm() {
 	run=$(echo "$out" | sed -n 's/^repro-int3: .* run 1\/1: //p')
 }
 storm
-# QEMU 10.0.2's rare stale int3 (docs/int3-oops.md) is named, and the
-# storm run once more: a second one fails
+# QEMU 10.0.2's rare stale int3 (docs/int3-oops.md), as an Oops (6.12)
+# or a livelock (6.1), is named, its log kept aside, and the storm run
+# once more: a second one fails
+first=$logdir/storm-$label-bpf-$thread-1.console.log
 case $run in
-"oops: int3 at "*": stale int3 at "*)
-	echo "# the storm met QEMU's stale int3: once more"
+"oops: int3 at "*": stale int3 at "* | "hung: "*": QEMU's stale int3 livelock"*)
+	mv "$first" "${first%.console.log}.first.console.log"
+	echo "# the storm met QEMU's stale int3 (log: ${first%.console.log}.first.console.log): once more"
 	storm ;;
 esac
 fails=0
 case "$rc:$run" in
 3:survived:*) echo "ok 1 int3 storm: $label, $thread-threaded TCG, $secs s: $run" ;;
 *)
+	# what the guest printed last: a CI log's tail has no console
+	tr -d '\r' < "$first" 2>/dev/null | tail -n 8 | sed 's/^/# console: /'
 	echo "not ok 1 int3 storm: $label, $thread-threaded TCG, $secs s: ${run:-no verdict} (repro-int3 exited $rc)"
 	fails=1 ;;
 esac

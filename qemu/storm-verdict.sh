@@ -1,8 +1,9 @@
 #!/bin/sh
 # How one storm boot ended (qemu/init's storm mode; the logs qemu/boot.sh
 # keeps), as one line on stdout: "oops: int3 at RIP: stale or not",
-# "hung: ...", "survived: F flips, N bpf(2) commands", or "other: ..."
-# (another splat, no flips, a hammer that failed, a boot that failed).
+# "hung: ...: QEMU's stale int3 livelock ..." (or "not QEMU's ..."),
+# "survived: F flips, N bpf(2) commands", or "other: ..." (another
+# splat, no flips, a hammer that failed, a boot that failed).
 # A survivor must have flipped and both hammers must have worked: else it
 # proves nothing.
 # The guest's serial lines end in CR LF (the tty's ONLCR): the CRs go
@@ -27,7 +28,15 @@ if clean "$console" | grep -Eq "$INT3_OOPS_ERE"; then
 	exit 1
 fi
 case $boot in
-*"guest hung"*) echo "hung: $boot"; exit 1 ;;
+*"guest hung"*)
+	# QEMU's stale int3 as 6.1 meets it, a livelock (docs/int3-oops.md),
+	# or not; the boot's own "(log: ...)" goes: the caller names the log
+	if why=$("$(dirname "$0")/int3-livelock.sh" "$console"); then
+		echo "hung: ${boot% (log: *}: QEMU's $why"
+	else
+		echo "hung: ${boot% (log: *}: not QEMU's stale int3 livelock: $why"
+	fi
+	exit 1 ;;
 esac
 if [ "${flips:-0}" -gt 0 ] && echo "$storm" | grep -q ' hammers=ok$' &&
    grep -q '^ok 1 ' "$logdir/$name.boot" 2>/dev/null; then

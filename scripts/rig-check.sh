@@ -7,7 +7,8 @@
 # build-warnings.sh (warnings without a column), bench-btf-report.sh (a
 # row missing, a tracer that counted fewer), stale-int3.sh and
 # int3-livelock.sh (a real int3, a deadlock), and boot.sh's stale int3
-# reboot against a stand-in QEMU that replays planted consoles. Needs
+# reboot and storm-test.sh's storm once more after a livelock, against a
+# stand-in QEMU that replays planted consoles. Needs
 # nothing built. Prints KTAP; exits non-zero when a check fails.
 # Usage: rig-check.sh
 set -euo pipefail
@@ -237,7 +238,11 @@ done
 if [ -f "$PLANTED/$n" ]; then cat "$PLANTED/$n" > "$console"; else
 	printf 'Linux version 6.12.118+\nrig: 4 CPUs online\nrig: guest done\n' > "$console"
 fi
-printf 'KTAP version 1\n1..1\nok 1 t\n' > "$out"
+if [ -f "$PLANTED/$n.out" ]; then cat "$PLANTED/$n.out" > "$out"; else
+	printf 'KTAP version 1\n1..1\nok 1 t\n' > "$out"
+fi
+# 124: what timeout(1) gives boot.sh for a guest it killed
+[ ! -f "$PLANTED/$n.hung" ] || exit 124
 EOF
 chmod +x "$tmp/qemu"
 boot() {	# boot NAME [PLANTED-CONSOLE...]: boot.sh with those consoles
@@ -288,6 +293,49 @@ expect "guest cache: another kernel boots" 0 '^qemu ran 3 times' cached_boot g "
 cp "$tmp/real.log" "$tmp/cache.planted/4"
 expect "guest cache: a failed boot ..." 0 '^not ok 1 boot f: kernel splat' cached_boot f "$tmp/kernel"
 expect "guest cache: ... is not kept" 0 '^qemu ran 5 times' cached_boot f "$tmp/kernel"
+# storm-verdict.sh and storm-test.sh: a hung storm is QEMU's livelock
+# (once more) or the guest's own hang (a failure, its console's tail shown)
+mkdir -p "$tmp/verdict"
+hung_storm() {	# hung_storm CONSOLE: storm-verdict.sh of a hung boot with it
+	cp "$1" "$tmp/verdict/s.console.log"
+	echo "not ok 1 boot s: guest hung: killed after 130 s (tcg,thread=multi) (log: x)" > "$tmp/verdict/s.boot"
+	"$qemu/storm-verdict.sh" "$tmp/verdict" s
+}
+expect "storm-verdict: a hung storm in the livelock is QEMU's" fail \
+	"^hung: guest hung: killed after 130 s \\(tcg,thread=multi\\): QEMU's stale int3 livelock: CPU 2" \
+	hung_storm "$tmp/livelock.log"
+expect "storm-verdict: a hung storm in a deadlock is not" fail \
+	"^hung: guest hung: killed after 130 s \\(tcg,thread=multi\\): not QEMU's stale int3 livelock: .*once" \
+	hung_storm "$tmp/deadlock.log"
+storm_test() {	# storm_test NAME HUNG-CONSOLE...: storm-test.sh, those boots hung
+	local name=$1 i=0 f
+	shift
+	rm -rf "$tmp/$name.planted" "$tmp/$name.logs"
+	mkdir -p "$tmp/$name.planted"
+	for f in "$@"; do
+		i=$((i + 1))
+		{ printf 'Linux version 6.1.192+\nrig: 4 CPUs online\n'; cat "$f"; } > "$tmp/$name.planted/$i"
+		touch "$tmp/$name.planted/$i.hung"
+	done
+	for i in 1 2 3; do
+		printf 'hammer: cpu 0 (ran on 0): 5 commands, 0 failed\nhammer: cpu 1 (ran on 1): 5 commands, 0 failed\nstorm: toggle=bpf secs=1 flips=3 hammers=ok\n' \
+			> "$tmp/$name.planted/$i.out"
+	done
+	PLANTED=$tmp/$name.planted QEMU=$tmp/qemu KVM_PROBE_FILE='' \
+		"$qemu/storm-test.sh" "$tmp/a.c" "$tmp/a.c" "$tmp/$name.logs" t 1 || true
+	ls "$tmp/$name.logs" | sed 's/^/kept: /'
+	echo "qemu ran $(cat "$tmp/$name.planted/count") times"
+}
+expect "storm-test: the control, a storm that survives, is ok" 0 '^ok 1 int3 storm: t, multi-threaded TCG, 1 s: survived: 3 flips, 10' \
+	storm_test calm
+expect "storm-test: QEMU's livelock, then a survivor, is ok ..." 0 '^ok 1 int3 storm: .*survived' storm_test livelock "$tmp/livelock.log"
+expect "storm-test: ... and the first storm's console kept" 0 '^kept: storm-t-bpf-multi-1.first.console.log$' \
+	storm_test livelock2 "$tmp/livelock.log"
+expect "storm-test: QEMU's livelock twice fails" 0 "^not ok 1 int3 storm: .*hung: .*: QEMU's stale int3 livelock" \
+	storm_test livelock-twice "$tmp/livelock.log" "$tmp/livelock.log"
+expect "storm-test: a deadlock fails at once, its console's tail shown" 0 \
+	'^# console: .*queued_spin_lock_slowpath' storm_test deadlock "$tmp/deadlock.log"
+expect "storm-test: ... with no second storm" 0 '^qemu ran 1 times' storm_test deadlock2 "$tmp/deadlock.log"
 expect "results: a reboot is counted in the summary" 0 "^QEMU's stale int3: 1 of 1 boots booted once more" \
 	"$qemu/results.sh" t/boot="$tmp/logs/once.boot"
 
