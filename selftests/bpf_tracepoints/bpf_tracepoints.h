@@ -46,7 +46,7 @@ static const char * const bpf_events[] = {
 	"bpf_iter_create",
 	/* failures */
 	"bpf_cmd_refused", "bpf_map_create_fail", "bpf_prog_load_fail",
-	"bpf_cmd_fail",
+	"bpf_map_batch_fail", "bpf_cmd_fail",
 };
 
 #define NR_BPF_EVENTS	ARRAY_SIZE(bpf_events)

@@ -4,6 +4,7 @@
  * where the syscall layer refused, which check.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include "../kselftest_harness.h"
 #include "test_helpers.h"
 
@@ -128,6 +129,9 @@ TEST(cmd_fail)
 	/* the command the kernel does not know */
 	ASSERT_EQ(-1, sys_bpf(999, &attr));
 	ASSERT_EQ(EINVAL, errno);
+	/* refused before it resolved its fd: the record names no object */
+	ASSERT_EQ(-1, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 1ULL << 5));
+	ASSERT_EQ(EINVAL, errno);
 	/* commands that work leave no failure record */
 	val = 1;
 	ASSERT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, 0));
@@ -139,7 +143,9 @@ TEST(cmd_fail)
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=4294967295 obj=none id=0 name=");
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_GET_FD_BY_ID err=ENOENT ufd=-1 obj=by_id id=2147483632 name=");
 	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=0x3e7 err=EINVAL ufd=-1 obj=none id=0 name=");
-	ASSERT_EQ(5 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EINVAL ufd=%d obj=none id=0 name=",
+				fd));
+	ASSERT_EQ(6 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 	EXPECT_NO_EVENT(trace, "bpf_cmd_refused");
 	close(fd);
 }
@@ -250,6 +256,83 @@ TEST(random_bad_attributes_one_record_each)
 			TH_LOG("call %d:\n%s", i, seg);
 		free(seg);
 	}
+}
+
+/*
+ * A failure record names what the command used, not what its fd names
+ * by the time the record is made. A thread dup2()s map B (a hash that
+ * holds key 100) and map A (an array of 4, where key 100 is out of
+ * range) onto one fd in turn, while this one looks key 100 up through
+ * that fd: a lookup that failed used A, and its record must name A.
+ */
+#define SWAP_LOOKUPS	3000
+
+struct swapper {
+	int fd, a, b;
+	volatile int stop;
+	unsigned long swaps;
+};
+
+static void *swap_maps(void *arg)
+{
+	struct swapper *s = arg;
+
+	while (!s->stop) {
+		dup2(s->b, s->fd);
+		dup2(s->a, s->fd);
+		s->swaps++;
+	}
+	return NULL;
+}
+
+TEST(fail_record_names_what_the_command_used)
+{
+	struct swapper s = { .stop = 0 };
+	int i, failed = 0, worked = 0;
+	__u64 val = 1, got;
+	struct map_desc a, b;
+	__u32 key = 100;
+	char *trace;
+	pthread_t t;
+
+	s.a = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
+	ASSERT_LE(0, s.a);
+	s.b = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, 4, 0);
+	ASSERT_LE(0, s.b);
+	ASSERT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, s.b, &key, &val, BPF_ANY));
+	ASSERT_EQ(0, map_desc(s.a, &a));
+	ASSERT_EQ(0, map_desc(s.b, &b));
+	s.fd = dup(s.a);
+	ASSERT_LE(0, s.fd);
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(0, pthread_create(&t, NULL, swap_maps, &s));
+	for (i = 0; i < SWAP_LOOKUPS; i++) {
+		if (!sys_map_elem(BPF_MAP_LOOKUP_ELEM, s.fd, &key, &got, 0)) {
+			worked++;
+			continue;
+		}
+		failed++;
+		if (errno != ENOENT)
+			break;
+	}
+	s.stop = 1;
+	pthread_join(t, NULL);
+	trace = tp_end();
+	ASSERT_EQ(SWAP_LOOKUPS, i) TH_LOG("lookup %d: %s", i, strerror(errno));
+	TH_LOG("%d lookups failed (map %u), %d worked (map %u), %lu swaps",
+	       failed, a.id, worked, b.id, s.swaps);
+	/* both maps were met: the swaps overlapped the lookups */
+	ASSERT_LT(0, failed);
+	ASSERT_LT(0, worked);
+	ASSERT_EQ(failed * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	EXPECT_EQ(failed * gate_on,
+		  count_of(trace, fmt(" bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=ENOENT ufd=%d obj=map id=%u name=%s\n",
+				      s.fd, a.id, a.name)))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(0, count_of(trace, fmt(" obj=map id=%u ", b.id))) TH_LOG("%s", trace);
+	close(s.fd);
+	close(s.a);
+	close(s.b);
 }
 
 int main(int argc, char **argv)

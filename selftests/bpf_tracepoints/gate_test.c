@@ -105,6 +105,7 @@ TEST(format_files_describe_fields)
 		{ "bpf_map_next_key", { "__data_loc u8[] key", "__data_loc u8[] next", "next_trunc",
 					"ufd", "id" } },
 		{ "bpf_map_update_batch", { "type", "ufd", "count", "id", "name" } },
+		{ "bpf_map_batch_fail", { "cmd", "err", "type", "ufd", "count", "id", "name" } },
 		{ "bpf_obj_pin_map", { "__data_loc char[] path", "type", "ufd", "id", "name" } },
 		{ "bpf_obj_get_link", { "__data_loc char[] path", "type", "ufd", "id",
 					"prog_id" } },

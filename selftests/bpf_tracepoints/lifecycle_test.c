@@ -285,8 +285,9 @@ TEST(prog_attach_detach)
 	EXPECT_EVENT(trace, fmt("bpf_prog_attach: prog=%s type=FLOW_DISSECTOR attach_type=FLOW_DISSECTOR target_fd=0 flags=0 id=%u name=%s",
 				p.tag, p.id, p.name));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_attach: ")) TH_LOG("%s", trace);
-	EXPECT_EVENT(trace, fmt("bpf_prog_detach: attach_type=FLOW_DISSECTOR target_fd=0 flags=0 prog_ufd=%d prog_id=0",
-				prog));
+	/* the program netns_bpf_prog_detach() resolved */
+	EXPECT_EVENT(trace, fmt("bpf_prog_detach: attach_type=FLOW_DISSECTOR target_fd=0 flags=0 prog_ufd=%d prog_id=%u",
+				prog, p.id));
 	close(prog);
 }
 

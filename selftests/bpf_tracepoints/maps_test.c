@@ -360,7 +360,7 @@ TEST(map_batch)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, map_desc(fd, &m));
 	TP_BEGIN("bpf_map_lookup_batch,bpf_map_lookup_and_delete_batch,"
-		 "bpf_map_update_batch,bpf_map_delete_batch");
+		 "bpf_map_update_batch,bpf_map_delete_batch,bpf_map_batch_fail,bpf_cmd_fail");
 	/* failing forms: unknown element flags; a lookup of an empty map */
 	count = 4;
 	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_UPDATE_BATCH, fd, keys, vals, &count, 1ULL << 40));
@@ -386,23 +386,68 @@ TEST(map_batch)
 	ASSERT_EQ(ENOENT, errno);
 	ASSERT_EQ(2, count);
 	trace = tp_end();
+	/* each failed call: one record, with what it did before the error */
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=EINVAL %s count=0 %s",
+				map_head(&m, fd), map_tail(&m)));
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=0 %s",
+				map_head(&m, fd), map_tail(&m)));
 	EXPECT_EVENT(trace, fmt("bpf_map_update_batch: %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=4 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
 	EXPECT_EVENT(trace, fmt("bpf_map_delete_batch: %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_lookup_and_delete_batch: %s count=2 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_AND_DELETE_BATCH err=ENOENT %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	ASSERT_EQ(4 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	/* the two that worked, and no success event for a call that failed */
+	ASSERT_EQ(2 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(4 * gate_on, count_of(trace, " bpf_map_batch_fail: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(0, count_of(trace, " bpf_cmd_fail: ")) TH_LOG("%s", trace);
+	close(fd);
+}
+
+/*
+ * A batch that fails part way did some of its work: its one record says
+ * how much, as the count the kernel gives back does. An update of 4 new
+ * keys into a hash of 2 stops at the third (E2BIG); a delete of 1, 99, 2
+ * stops at 99 (ENOENT) after deleting 1.
+ */
+TEST(map_batch_partial)
+{
+	__u32 keys[4] = { 1, 2, 3, 4 }, dkeys[3] = { 1, 99, 2 }, count;
+	__u64 vals[4] = { 10, 20, 30, 40 };
+	struct map_desc m;
+	char *trace;
+	int fd;
+
+	fd = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, 2, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_desc(fd, &m));
+	TP_BEGIN("bpf_map_update_batch,bpf_map_delete_batch,bpf_map_batch_fail,bpf_cmd_fail");
+	count = 4;
+	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_UPDATE_BATCH, fd, keys, vals, &count, 0));
+	ASSERT_EQ(E2BIG, errno);
+	ASSERT_EQ(2, count);
+	count = 3;
+	ASSERT_EQ(-1, sys_map_batch(BPF_MAP_DELETE_BATCH, fd, dkeys, NULL, &count, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(1, count);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=E2BIG %s count=2 %s",
+				map_head(&m, fd), map_tail(&m)));
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_DELETE_BATCH err=ENOENT %s count=1 %s",
+				map_head(&m, fd), map_tail(&m)));
+	ASSERT_EQ(2 * gate_on, count_of(trace, " bpf_map_batch_fail: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(0, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(0, count_of(trace, " bpf_cmd_fail: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 
 /*
  * An array map's lookup batch runs the generic code, not the hash map's:
  * a lookup of 2 of its 4 elements succeeds and counts 2; one of 8 ends
- * the map (-ENOENT) and counts the 4 it copied, not the 8 asked for; one
- * that asks for none does nothing and leaves no event.
+ * the map (-ENOENT): its failure record counts the 4 it copied, not the
+ * 8 asked for; one that asks for none does nothing and leaves no event.
  */
 TEST(map_batch_array)
 {
@@ -415,7 +460,7 @@ TEST(map_batch_array)
 	fd = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, map_desc(fd, &m));
-	TP_BEGIN("bpf_map_lookup_batch");
+	TP_BEGIN("bpf_map_lookup_batch,bpf_map_batch_fail");
 	count = 0;
 	ASSERT_EQ(0, sys_map_batch(BPF_MAP_LOOKUP_BATCH, fd, okeys, ovals, &count, 0));
 	ASSERT_EQ(0, count);
@@ -431,9 +476,10 @@ TEST(map_batch_array)
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=4 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
-	ASSERT_EQ(2 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_batch_fail: ")) TH_LOG("%s", trace);
 	close(fd);
 }
 

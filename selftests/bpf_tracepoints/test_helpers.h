@@ -735,7 +735,8 @@ static inline char *prog_line(const struct prog_desc *p)
 	return fmt("prog=%s type=%s id=%u name=%s", p->tag, p->type, p->id, p->name);
 }
 
-#define FAIL_EVENTS "bpf_cmd_refused,bpf_map_create_fail,bpf_prog_load_fail,bpf_cmd_fail"
+#define FAIL_EVENTS \
+	"bpf_cmd_refused,bpf_map_create_fail,bpf_prog_load_fail,bpf_map_batch_fail,bpf_cmd_fail"
 
 /* The lines of @event in @trace that task @pid emitted */
 static inline int count_of_pid(const char *trace, const char *event, pid_t pid)
@@ -755,6 +756,7 @@ static inline int fail_records_of(const char *trace, pid_t pid)
 {
 	return count_of_pid(trace, " bpf_map_create_fail: ", pid) +
 	       count_of_pid(trace, " bpf_prog_load_fail: ", pid) +
+	       count_of_pid(trace, " bpf_map_batch_fail: ", pid) +
 	       count_of_pid(trace, " bpf_cmd_fail: ", pid);
 }
 
