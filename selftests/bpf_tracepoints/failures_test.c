@@ -269,7 +269,7 @@ TEST(random_bad_attributes_one_record_each)
 
 struct swapper {
 	int fd, a, b;
-	volatile int stop;
+	int stop;	/* __atomic: set by the test, read by the thread */
 	unsigned long swaps;
 };
 
@@ -277,7 +277,7 @@ static void *swap_maps(void *arg)
 {
 	struct swapper *s = arg;
 
-	while (!s->stop) {
+	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 		dup2(s->b, s->fd);
 		dup2(s->a, s->fd);
 		s->swaps++;
@@ -315,7 +315,7 @@ TEST(fail_record_names_what_the_command_used)
 		if (errno != ENOENT)
 			break;
 	}
-	s.stop = 1;
+	__atomic_store_n(&s.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
 	trace = tp_end();
 	ASSERT_EQ(SWAP_LOOKUPS, i) TH_LOG("lookup %d: %s", i, strerror(errno));

@@ -294,12 +294,14 @@ TEST(prog_attach_detach)
 TEST(prog_test_run)
 {
 	unsigned char data[64] = { 0 };
+	__u32 retval, duration;
 	union bpf_attr attr;
 	struct prog_desc p;
 	char *trace;
 	int prog;
 
-	prog = sys_prog_load();
+	/* returns 7: the record's retval is the run's */
+	prog = sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 7, 2);
 	ASSERT_LE(0, prog);
 	ASSERT_EQ(0, prog_desc(prog, &p));
 	TP_BEGIN("bpf_prog_test_run");
@@ -310,12 +312,16 @@ TEST(prog_test_run)
 	attr.test.repeat = 3;
 	ASSERT_EQ(0, sys_bpf(BPF_PROG_TEST_RUN, &attr)) TH_LOG("BPF_PROG_TEST_RUN: %s",
 							       strerror(errno));
+	ASSERT_EQ(7, attr.test.retval);
+	retval = attr.test.retval;
+	duration = attr.test.duration;
 	/* too little data for an skb: refused, no event */
 	attr.test.data_size_in = 2;
 	ASSERT_EQ(-1, sys_bpf(BPF_PROG_TEST_RUN, &attr));
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SOCKET_FILTER repeat=3 data_size_in=64 ctx_size_in=0 flags=0 id=%u name=%s",
-				p.tag, p.id, p.name));
+	/* retval and duration as the run gave them back */
+	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SOCKET_FILTER repeat=3 data_size_in=64 ctx_size_in=0 flags=0 retval=%u duration=%u id=%u name=%s",
+				p.tag, retval, duration, p.id, p.name));
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_prog_test_run: ")) TH_LOG("%s", trace);
 	close(prog);
 }
