@@ -259,6 +259,58 @@ TEST(random_bad_attributes_one_record_each)
 }
 
 /*
+ * A syscall program asks the bpf_sys_bpf() helper for BPF_PROG_QUERY,
+ * which is not on its allow-list: the refusal, before __sys_bpf(), has
+ * its bpf_cmd_refused and its bpf_cmd_fail (no fd: the attributes are
+ * not read). The test run itself worked, and records the -EINVAL the
+ * program returned (the syscall runner measures no duration).
+ */
+TEST(sys_bpf_helper_refusal_one_record)
+{
+	struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0: the attributes, 8 bytes */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1,
+		  .imm = BPF_PROG_QUERY },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 8 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sys_bpf },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	struct prog_desc p;
+	char *trace;
+	int prog;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (__u64)(unsigned long)"GPL";
+	memcpy(attr.prog_name, PROG_NAME, sizeof(PROG_NAME));
+	prog = sys_bpf(BPF_PROG_LOAD, &attr);
+	ASSERT_LE(0, prog) TH_LOG("a syscall program: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(prog, &p));
+	TP_BEGIN(FAIL_EVENTS ",bpf_prog_test_run");
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog;
+	ASSERT_EQ(0, sys_bpf(BPF_PROG_TEST_RUN, &attr)) TH_LOG("BPF_PROG_TEST_RUN: %s",
+							       strerror(errno));
+	trace = tp_end();
+	ASSERT_EQ(-EINVAL, (int)attr.test.retval);
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_QUERY check=the bpf_sys_bpf() helper's allow-list");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_QUERY err=EINVAL ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SYSCALL repeat=0 data_size_in=0 ctx_size_in=0 flags=0 retval=%u duration=0 id=%u name=%s",
+				p.tag, attr.test.retval, p.id, p.name));
+	ASSERT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	ASSERT_EQ(gate_on, count_of(trace, " bpf_cmd_refused: ")) TH_LOG("%s", trace);
+	close(prog);
+}
+
+/*
  * A failure record names what the command used, not what its fd names
  * by the time the record is made. A thread dup2()s map B (a hash that
  * holds key 100) and map A (an array of 4, where key 100 is out of
