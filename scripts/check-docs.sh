@@ -2,7 +2,8 @@
 # Keeps the documentation true, as KTAP: the rst parses without a docutils
 # warning, every event the header defines has an entry and every entry is
 # an event, the selftests' list of events (bpf_events[]) is the header's,
-# and the Kconfig help says what the documentation says.
+# the rst's table of events per command is commands_test.c's, and the
+# Kconfig help says what the documentation says.
 # (That every documented field is in the event's format file is checked
 # in the guest, by the selftest documented_fields_are_in_format.)
 # Usage: check-docs.sh TREE KCONFIG
@@ -16,7 +17,7 @@ header=$tree/include/trace/events/bpf.h
 . "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
-echo "1..6"
+echo "1..7"
 
 # Debian's python3 has python3-docutils (the rig installs it).
 if out=$(/usr/bin/python3 - "$doc" 2>&1 <<'PY'
@@ -76,5 +77,40 @@ if [ -n "$listed" ] && [ "$listed" = "$defined" ]; then
 else
 	result FAIL "the selftests' bpf_events[] lists the header's events" \
 		"$(echo "$defined" > /tmp/defined.$$; echo "$listed" | diff /tmp/defined.$$ - | sed -n 's/^[<>]/&/p'; rm -f /tmp/defined.$$)"
+fi
+# The table of events per command: commands_test.c's rows (the records
+# of the call that works and of the one that fails), as the rst prints
+# them, in the rst word for word
+commands=$(dirname "$0")/../selftests/bpf_tracepoints/commands_test.c
+if out=$(/usr/bin/python3 - "$commands" "$doc" 2>&1 <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+macros = dict(re.findall(r'^#define (\w+)\s+"([^"]*)"', src, re.M))
+body = src[src.index('static const struct row rows[] = {'):]
+body = body[:body.index('\n};')]
+rows = []
+for m in re.finditer(r'\{\s*"(\w+)",\s*\w+,\s*((?:"[^"]*"\s*|\w+\s*)+),\s*\w+,'
+                     r'\s*((?:"[^"]*"\s*|\w+\s*)+)(?:,\s*[.\w =]+)*\s*\}', body):
+    def val(expr):
+        parts = re.findall(r'"([^"]*)"|(\w+)', expr)
+        v = ''.join(a if a or not b else macros[b] for a, b in parts)
+        return ', '.join(v.split(',')) if v else '-'
+    rows.append((m.group(1), val(m.group(2)), val(m.group(3))))
+if len(rows) < 30:
+    sys.exit('only %d rows read from %s' % (len(rows), sys.argv[1]))
+head = ('Command', 'Works', 'Fails')
+w = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
+line = '  '.join('=' * x for x in w)
+table = [line, '  '.join(h.ljust(x) for h, x in zip(head, w)).rstrip(), line]
+table += ['  '.join(c.ljust(x) for c, x in zip(r, w)).rstrip() for r in rows] + [line]
+if '\n'.join(table) + '\n' not in open(sys.argv[2]).read():
+    print('\n'.join(table))
+    sys.exit('the rst has no such table (above: what commands_test.c says)')
+print(len(rows))
+PY
+); then
+	result OK "the rst's table of events per command is commands_test.c's ($out commands)"
+else
+	result FAIL "the rst's table of events per command is commands_test.c's" "$out"
 fi
 ktap_status

@@ -40,6 +40,7 @@ struct row {
 	int err;		/* the errno of the one that fails */
 	const char *failed;	/* ... and its records */
 	int err_6_1;		/* the errno on 6.1, where it differs */
+	bool ok_needs_btf;	/* no call here works: it needs BTF */
 };
 
 /*
@@ -380,8 +381,9 @@ static int prog_bind_map(struct objs *o, bool fail)
 
 /*
  * In the order run: a row may need what one before it made (the link of
- * LINK_CREATE) or left (the pin). ITER_CREATE has no call that works
- * here: an iterator's link needs BTF, which these kernels do not have.
+ * LINK_CREATE) or left (the pin). ITER_CREATE's call that works is not
+ * made: an iterator's link needs BTF, which these kernels do not have.
+ * The rst's table of events per command is this one (check-docs.sh).
  */
 static const struct row rows[] = {
 	{ "MAP_CREATE", map_create, "bpf_map_create",
@@ -424,7 +426,7 @@ static const struct row rows[] = {
 	{ "LINK_GET_FD_BY_ID", link_fd_by_id, "", ENOENT, FAIL },
 	{ "LINK_GET_NEXT_ID", link_next_id, "", EINVAL, FAIL },
 	{ "ENABLE_STATS", enable_stats, "", EINVAL, FAIL },
-	{ "ITER_CREATE", iter_create, NULL, EINVAL, FAIL },
+	{ "ITER_CREATE", iter_create, "bpf_iter_create", EINVAL, FAIL, .ok_needs_btf = true },
 	{ "LINK_DETACH", link_detach, "bpf_link_detach", EOPNOTSUPP, FAIL },
 	{ "PROG_BIND_MAP", prog_bind_map, "", EINVAL, FAIL },
 };
@@ -532,7 +534,7 @@ TEST(every_command_works_once_and_fails_once)
 		const struct row *r = &rows[i];
 		int ret, want;
 
-		if (r->ok) {
+		if (!r->ok_needs_btf) {
 			dprintf(marker, "tp_cmd %s ok\n", r->cmd);
 			ret = r->call(&o, false);
 			EXPECT_EQ(0, ret) TH_LOG("%s: %s", r->cmd, strerror(errno));
@@ -561,7 +563,7 @@ TEST(every_command_works_once_and_fails_once)
 			const char *at, *next;
 			char *seg;
 
-			if (!want)
+			if (!outcome && r->ok_needs_btf)
 				continue;
 			at = strstr(trace, fmt("tracing_mark_write: tp_cmd %s %s\n", r->cmd,
 					       outcome ? "failed" : "ok"));
