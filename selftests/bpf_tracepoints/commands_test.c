@@ -220,18 +220,29 @@ static int prog_query(struct objs *o, bool fail)
 	return sys_bpf(BPF_PROG_QUERY, &attr);
 }
 
-static int raw_tp_open(struct objs *o, bool fail)
+/* A call's new fd, kept in @slot for the rows after it: 0, or -1 as bpf(2) */
+static int keep_fd(int fd, int *slot)
+{
+	if (fd < 0)
+		return -1;
+	*slot = fd;
+	return 0;
+}
+
+static int sys_raw_tp_open(int prog, const char *name)
 {
 	union bpf_attr attr;
-	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (__u64)(unsigned long)(fail ? "tp_cmd_no_such" : "sched_switch");
-	attr.raw_tracepoint.prog_fd = o->raw_tp;
-	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
-	if (fd >= 0)
-		o->raw_link = fd;
-	return fd < 0 ? -1 : 0;
+	attr.raw_tracepoint.name = (__u64)(unsigned long)name;
+	attr.raw_tracepoint.prog_fd = prog;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+static int raw_tp_open(struct objs *o, bool fail)
+{
+	return keep_fd(sys_raw_tp_open(o->raw_tp, fail ? "tp_cmd_no_such" : "sched_switch"),
+		       &o->raw_link);
 }
 
 static int btf_load(struct objs *o, bool fail)
@@ -312,17 +323,13 @@ static int delete_batch(struct objs *o, bool fail)
 static int link_create(struct objs *o, bool fail)
 {
 	union bpf_attr attr;
-	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.link_create.prog_fd = o->flow1;
 	attr.link_create.target_fd = o->netns;
 	attr.link_create.attach_type = BPF_FLOW_DISSECTOR;
 	/* the second finds the netns full: one flow dissector link */
-	fd = sys_bpf(BPF_LINK_CREATE, &attr);
-	if (fd >= 0)
-		o->link = fd;
-	return fd < 0 ? -1 : 0;
+	return keep_fd(sys_bpf(BPF_LINK_CREATE, &attr), &o->link);
 }
 
 static int link_update(struct objs *o, bool fail)
@@ -452,11 +459,11 @@ static char *records_of(const char *seg)
 static void make_objs(struct __test_metadata *_metadata, struct objs *o)
 {
 	struct bpf_link_info linfo = {};
+	struct bpf_btf_info binfo = {};
 	struct bpf_map_info minfo = {};
 	struct prog_desc p;
 	__u32 size, key;
 	__u64 val = 1;
-	union bpf_attr attr;
 
 	o->hash = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, 8, 0);
 	o->array = sys_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
@@ -488,23 +495,15 @@ static void make_objs(struct __test_metadata *_metadata, struct objs *o)
 
 	o->btf = sys_btf_load(&size);
 	ASSERT_LE(0, o->btf) TH_LOG("BTF_LOAD: %s", strerror(errno));
-	memset(&attr, 0, sizeof(attr));
-	{
-		struct bpf_btf_info binfo = {};
-
-		ASSERT_EQ(0, sys_obj_info(o->btf, &binfo, sizeof(binfo)));
-		o->btf_id = binfo.id;
-	}
+	ASSERT_EQ(0, sys_obj_info(o->btf, &binfo, sizeof(binfo)));
+	o->btf_id = binfo.id;
 	o->netns = open("/proc/self/ns/net", O_RDONLY);
 	ASSERT_LE(0, o->netns);
 	/*
 	 * a link of its own, for LINK_GET_FD_BY_ID: on another tracepoint
 	 * than RAW_TRACEPOINT_OPEN's (6.1 refuses a program twice on one)
 	 */
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (__u64)(unsigned long)"sched_process_exit";
-	attr.raw_tracepoint.prog_fd = o->raw_tp;
-	o->raw_link = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	o->raw_link = sys_raw_tp_open(o->raw_tp, "sched_process_exit");
 	ASSERT_LE(0, o->raw_link) TH_LOG("RAW_TRACEPOINT_OPEN: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(o->raw_link, &linfo, sizeof(linfo)));
 	o->link_id = linfo.id;
