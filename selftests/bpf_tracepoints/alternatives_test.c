@@ -359,7 +359,7 @@ TEST_F_TIMEOUT(fprobe, map_life_beside_the_events, 120)
 		EXPECT_EQ(1, lines_of(trace, " bpf_map_free: ",
 				      fmt(" id=%u name=tp_alt_fprobe", d.id))) TH_LOG("%s", trace);
 		EXPECT_EQ(1, lines_of(trace, " bpf_map_create_fail: ",
-				      " max=0 flags=0 name=tp_alt_bad err=EINVAL"))
+				      " max=0 flags=0 name=tp_alt_bad err=-22(EINVAL)"))
 			TH_LOG("%s", trace);
 		/* one create: the second fd is no map made */
 		EXPECT_EQ(1, lines_of(trace, " bpf_map_create: ", " name=tp_alt_fprobe\n"))
@@ -476,7 +476,8 @@ TEST_F_TIMEOUT(alternatives, bpf_lsm_beside_the_events, 120)
 	EXPECT_EQ(1, lines_of(trace, " bpf_map_free: ", fmt(" id=%u name=tp_lsm\n", map_id)))
 		TH_LOG("%s", trace);
 	EXPECT_EQ(1, lines_of(trace, " bpf_map_create_fail: ",
-			      " max=0 flags=0 name=tp_lsm_fail err=EINVAL")) TH_LOG("%s", trace);
+			      " max=0 flags=0 name=tp_lsm_fail err=-22(EINVAL)"))
+		TH_LOG("%s", trace);
 	EXPECT_EQ(1, lines_of(trace, fmt(" bpf_prog_load: prog=%s type=SOCKET_FILTER ufd=%d ",
 					 tag, prog_fd),
 			      fmt(" id=%u name=tp_lsm_prog", prog_id))) TH_LOG("%s", trace);
@@ -518,7 +519,7 @@ TEST_F_TIMEOUT(alternatives, syscall_events_beside_the_events, 120)
 	log_lines(_metadata, "ours", trace, " bpf_", NULL);
 	if (gate_on) {
 		EXPECT_EQ(1, lines_of(trace, " bpf_map_create_fail: ",
-				      " name=tp_alt_bad err=EINVAL")) TH_LOG("%s", trace);
+				      " name=tp_alt_bad err=-22(EINVAL)")) TH_LOG("%s", trace);
 		EXPECT_EQ(1, lines_of(trace, fmt(" bpf_map_create: map type=ARRAY ufd=%d ", fd),
 				      fmt(" id=%u name=tp_alt_sys", d.id))) TH_LOG("%s", trace);
 	}

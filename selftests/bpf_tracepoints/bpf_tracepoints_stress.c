@@ -453,7 +453,7 @@ static void count_line(const char *line)
 	if (mark && !(mark[8] && isdigit((unsigned char)mark[9])))
 		mark = NULL;
 	/* the failed get of an unlinked path (obj_round()) */
-	if (!mark && strstr(line, ": bpf_cmd_fail: cmd=OBJ_GET err=ENOENT ufd=-1 obj=none "))
+	if (!mark && strstr(line, ": bpf_cmd_fail: cmd=OBJ_GET err=-2(ENOENT) ufd=-1 obj=none "))
 		return;
 	for (p = 0; p < NR_PHASES; p++)
 		if (i >= 0 && mark && mark[8] == phase_tag[p]) {

@@ -638,7 +638,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_lifecycle, 300)
 	want[6] = strdup(fmt("bpf_btf_load: btf id=%lld size=", btf_id));
 	want[7] = strdup(fmt("bpf_btf_free: btf id=%lld size=", btf_id));
 	want[8] = strdup(fmt("bpf_prog_load: prog=%s type=TRACEPOINT ufd=", tag));
-	want[9] = strdup(fmt("bpf_link_create: link type=PERF_EVENT ufd=%d id=%lld prog=%s prog_type=TRACEPOINT prog_id=%lld prog_name=count_creates expected_attach_type=none attach_btf_id=0 target=bpf_map_create target_id=0\n",
+	want[9] = strdup(fmt("bpf_link_create: link type=PERF_EVENT ufd=%d id=%lld prog=%s prog_type=TRACEPOINT prog_id=%lld prog_name=count_creates expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=bpf_map_create target_id=0\n",
 			     link_fd, link_id, tag, prog_id));
 	want[10] = strdup(fmt("bpf_link_free: link type=PERF_EVENT id=%lld prog_id=%lld\n",
 			      link_id, prog_id));
@@ -708,15 +708,15 @@ TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
 	for (n = 0; n < 4; n++) {
 		static const char * const lines[] = {
 			"bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes\n",
-			"bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=tp_fail_map err=EINVAL\n",
+			"bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=tp_fail_map err=-22(EINVAL)\n",
 			"bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)\n",
-			"bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=tp_fail_prog err=EACCES\n",
+			"bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=tp_fail_prog err=-13(EACCES)\n",
 		};
 
 		EXPECT_EQ(1, count_of(trace, lines[n])) TH_LOG("%s--- trace:\n%s", lines[n], trace);
 	}
 	/* the program the attach named is gone: its id from the record's own line */
-	at = strstr(trace, fmt("bpf_cmd_fail: cmd=RAW_TRACEPOINT_OPEN err=ENOENT ufd=%lld obj=prog id=",
+	at = strstr(trace, fmt("bpf_cmd_fail: cmd=RAW_TRACEPOINT_OPEN err=-2(ENOENT) ufd=%lld obj=prog id=",
 			       raw_fd));
 	EXPECT_NE(NULL, at) TH_LOG("%s", trace);
 	if (at)

@@ -11,18 +11,10 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
-#include <sys/utsname.h>
 #include "../kselftest_harness.h"
 #include "test_helpers.h"
 
 #define CMD_PIN		BPFFS "/tp_cmd_map"
-
-static bool kernel_is_6_1(void)
-{
-	struct utsname u;
-
-	return !uname(&u) && !strncmp(u.release, "6.1.", 4);
-}
 
 /* The objects the calls use, made before the marks */
 struct objs {

@@ -28,13 +28,13 @@ TEST(map_create_fail)
 	ASSERT_EQ(EINVAL, errno);
 	trace = tp_end();
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes");
-	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=%s err=-22(EINVAL)",
 				MAP_NAME));
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=unknown map_type");
-	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=0x270f key=4 val=8 max=1 flags=0 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=0x270f key=4 val=8 max=1 flags=0 name=%s err=-22(EINVAL)",
 				MAP_NAME));
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=MAP_CREATE check=map_name: up to 15 of [A-Za-z0-9_.]");
-	EXPECT_EVENT(trace, "bpf_map_create_fail: map type=HASH key=4 val=8 max=1 flags=0 name=bad-name err=EINVAL");
+	EXPECT_EVENT(trace, "bpf_map_create_fail: map type=HASH key=4 val=8 max=1 flags=0 name=bad-name err=-22(EINVAL)");
 	ASSERT_EQ(3 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
 
@@ -49,9 +49,9 @@ TEST(prog_load_fail)
 	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, 0));
 	ASSERT_EQ(E2BIG, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=1 expected_attach_type=none flags=0 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=1 expected_attach_type=none flags=0 name=%s err=-22(EINVAL)",
 				PROG_NAME));
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=0 expected_attach_type=none flags=0 name=%s err=E2BIG",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=0 expected_attach_type=none flags=0 name=%s err=-7(E2BIG)",
 				PROG_NAME));
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)");
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=insn_cnt is 0 or over the limit");
@@ -70,7 +70,7 @@ TEST(prog_load_fail_cgroup_skb_attach_type)
 	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_CGROUP_SKB, 0, 0));
 	ASSERT_EQ(E2BIG, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SKB insns=0 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=E2BIG",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SKB insns=0 expected_attach_type=CGROUP_INET_INGRESS flags=0 name=%s err=-7(E2BIG)",
 				PROG_NAME));
 	ASSERT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
@@ -95,9 +95,9 @@ TEST(fail_records_show_attributes_as_given)
 	ASSERT_EQ(-1, sys_prog_load_ret(BPF_PROG_TYPE_CGROUP_SOCK, 0, 1));
 	ASSERT_EQ(EINVAL, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=10000 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=10000 name=%s err=-22(EINVAL)",
 				MAP_NAME));
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SOCK insns=1 expected_attach_type=none flags=0 name=%s err=EINVAL",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=CGROUP_SOCK insns=1 expected_attach_type=none flags=0 name=%s err=-22(EINVAL)",
 				PROG_NAME));
 	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
@@ -137,13 +137,13 @@ TEST(cmd_fail)
 	ASSERT_EQ(0, sys_map_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &val, 0));
 	ASSERT_EQ(0, sys_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &val, 0));
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=ENOENT ufd=%d obj=map id=%u name=%s",
+	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=-2(ENOENT) ufd=%d obj=map id=%u name=%s",
 				fd, m.id, m.name));
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=999 obj=none id=0 name=");
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EBADF ufd=4294967295 obj=none id=0 name=");
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_GET_FD_BY_ID err=ENOENT ufd=-1 obj=by_id id=2147483632 name=");
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=0x3e7 err=EINVAL ufd=-1 obj=none id=0 name=");
-	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=EINVAL ufd=%d obj=none id=0 name=",
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=-9(EBADF) ufd=999 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=-9(EBADF) ufd=4294967295 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_GET_FD_BY_ID err=-2(ENOENT) ufd=-1 obj=by_id id=2147483632 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=0x3e7 err=-22(EINVAL) ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, fmt("bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=-22(EINVAL) ufd=%d obj=none id=0 name=",
 				fd));
 	ASSERT_EQ(6 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 	EXPECT_NO_EVENT(trace, "bpf_cmd_refused");
@@ -163,8 +163,8 @@ TEST(cmd_fail_before_the_copy)
 	ASSERT_EQ(-1, syscall(__NR_bpf, BPF_PROG_LOAD, (void *)8, sizeof(union bpf_attr)));
 	ASSERT_EQ(EFAULT, errno);
 	trace = tp_end();
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_CREATE err=E2BIG ufd=-1 obj=none id=0 name=");
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_LOAD err=EFAULT ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=MAP_CREATE err=-7(E2BIG) ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_LOAD err=-14(EFAULT) ufd=-1 obj=none id=0 name=");
 	ASSERT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
 
@@ -302,7 +302,7 @@ TEST(sys_bpf_helper_refusal_one_record)
 	trace = tp_end();
 	ASSERT_EQ(-EINVAL, (int)attr.test.retval);
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_QUERY check=the bpf_sys_bpf() helper's allow-list");
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_QUERY err=EINVAL ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=PROG_QUERY err=-22(EINVAL) ufd=-1 obj=none id=0 name=");
 	EXPECT_EVENT(trace, fmt("bpf_prog_test_run: prog=%s type=SYSCALL repeat=0 data_size_in=0 ctx_size_in=0 flags=0 retval=%u duration=0 id=%u name=%s",
 				p.tag, attr.test.retval, p.id, p.name));
 	ASSERT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
@@ -378,7 +378,7 @@ TEST(fail_record_names_what_the_command_used)
 	ASSERT_LT(0, worked);
 	ASSERT_EQ(failed * gate_on, fail_records(trace)) TH_LOG("%s", trace);
 	EXPECT_EQ(failed * gate_on,
-		  count_of(trace, fmt(" bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=ENOENT ufd=%d obj=map id=%u name=%s\n",
+		  count_of(trace, fmt(" bpf_cmd_fail: cmd=MAP_LOOKUP_ELEM err=-2(ENOENT) ufd=%d obj=map id=%u name=%s\n",
 				      s.fd, a.id, a.name)))
 		TH_LOG("%s", trace);
 	EXPECT_EQ(0, count_of(trace, fmt(" obj=map id=%u ", b.id))) TH_LOG("%s", trace);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "../kselftest_harness.h"
 #include <signal.h>
+#include <linux/perf_event.h>
 #include <sys/prctl.h>
 #include "test_helpers.h"
 
@@ -217,8 +218,9 @@ TEST(link_lifecycle)
 	ASSERT_EQ(0, sys_link_detach(link)) TH_LOG("BPF_LINK_DETACH: %s", strerror(errno));
 	close(link);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=XDP ufd=%d id=%u prog=%s prog_type=XDP prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 target= target_id=0",
-				link, info.id, p.tag, p.id, p.name));
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=XDP ufd=%d id=%u prog=%s prog_type=XDP prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=ifindex target_id=%u",
+				link, info.id, p.tag, p.id, p.name, info.xdp.ifindex));
+	EXPECT_EQ(if_nametoindex("lo"), info.xdp.ifindex);
 	EXPECT_EVENT(trace, fmt("bpf_link_update: link type=XDP id=%u old_prog_id=%u prog_id=%u",
 				info.id, p.id, q.id));
 	EXPECT_EVENT(trace, fmt("bpf_link_detach: link type=XDP id=%u prog_id=%u", info.id, q.id));
@@ -251,11 +253,124 @@ TEST(raw_tracepoint_link)
 	tp_own('l', info.id);
 	close(link);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 target=sched_switch target_id=0",
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=RAW_TRACEPOINT ufd=%d id=%u prog=%s prog_type=RAW_TRACEPOINT prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=sched_switch target_id=0",
 				link, info.id, p.tag, p.id, p.name));
 	EXPECT_EVENT(trace, fmt("bpf_link_free: link type=RAW_TRACEPOINT id=%u prog_id=%u",
 				info.id, p.id));
 	close(prog);
+}
+
+/*
+ * A link's target as its link type's fill_link_info() reports it: a
+ * netns link's inode, a counter's PMU and config (a perf event that is
+ * not a tracepoint).
+ */
+TEST(link_targets)
+{
+	struct bpf_link_info info = {};
+	struct perf_event_attr pe = {};
+	int flow, counted, nsfd, pfd, nlink, plink;
+	struct prog_desc f, c;
+	__u32 nid, pid;
+	struct stat st;
+	char *trace;
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
+	nsfd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, nsfd);
+	ASSERT_EQ(0, fstat(nsfd, &st));
+	flow = sys_prog_load_ret(BPF_PROG_TYPE_FLOW_DISSECTOR, 0, 2);
+	ASSERT_LE(0, flow) TH_LOG("flow dissector prog: %s", strerror(errno));
+	counted = sys_prog_load_ret(BPF_PROG_TYPE_PERF_EVENT, 0, 2);
+	ASSERT_LE(0, counted) TH_LOG("perf event prog: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(flow, &f));
+	ASSERT_EQ(0, prog_desc(counted, &c));
+	pe.size = sizeof(pe);
+	pe.type = PERF_TYPE_SOFTWARE;
+	pe.config = PERF_COUNT_SW_TASK_CLOCK;	/* 1: not a default 0 */
+	pe.sample_period = 1000000;
+	pe.disabled = 1;
+	pfd = syscall(__NR_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+
+	TP_BEGIN("bpf_link_create");
+	nlink = sys_link_create(flow, nsfd, BPF_FLOW_DISSECTOR);
+	ASSERT_LE(0, nlink) TH_LOG("netns link: %s", strerror(errno));
+	plink = sys_link_create(counted, pfd, BPF_PERF_EVENT);
+	ASSERT_LE(0, plink) TH_LOG("perf event link: %s", strerror(errno));
+	ASSERT_EQ(0, sys_obj_info(nlink, &info, sizeof(info)));
+	nid = info.id;
+	/* what BPF_OBJ_GET_INFO_BY_FD says, and what fstat() says */
+	EXPECT_EQ(st.st_ino, info.netns.netns_ino);
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, sys_obj_info(plink, &info, sizeof(info)));
+	pid = info.id;
+	tp_own('l', nid);
+	tp_own('l', pid);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=NETNS ufd=%d id=%u prog=%s prog_type=FLOW_DISSECTOR prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=netns_ino target_id=%llu",
+				nlink, nid, f.tag, f.id, f.name,
+				(unsigned long long)st.st_ino));
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=PERF_EVENT ufd=%d id=%u prog=%s prog_type=PERF_EVENT prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=software target_id=%d",
+				plink, pid, c.tag, c.id, c.name,
+				PERF_COUNT_SW_TASK_CLOCK));
+	close(plink);
+	close(nlink);
+	close(pfd);
+	close(counted);
+	close(flow);
+	close(nsfd);
+}
+
+#define TP_BPF_TCX_INGRESS	46	/* BPF_TCX_INGRESS: not in 6.1's header */
+
+/* 6.12's tcx and sockmap links: an ifindex and a map id */
+TEST(link_targets_tcx_sockmap)
+{
+	int cls, verdict, map, tlink, slink, lo;
+	struct bpf_link_info info = {};
+	struct prog_desc t, v;
+	struct map_desc m;
+	__u32 tid, sid;
+	char *trace;
+
+	if (kernel_is_6_1())
+		SKIP(return, "6.1 has neither tcx nor sockmap links");
+	ASSERT_EQ(0, unshare(CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
+	lo = if_nametoindex("lo");
+	ASSERT_LT(0, lo);
+	cls = sys_prog_load_ret(BPF_PROG_TYPE_SCHED_CLS, 0, 2);
+	ASSERT_LE(0, cls) TH_LOG("sched_cls prog: %s", strerror(errno));
+	verdict = sys_prog_load_ret(BPF_PROG_TYPE_SK_SKB, 1 /* SK_PASS */, 2);
+	ASSERT_LE(0, verdict) TH_LOG("sk_skb prog: %s", strerror(errno));
+	map = sys_map_create(BPF_MAP_TYPE_SOCKMAP, 4, 4, 1, 0);
+	ASSERT_LE(0, map) TH_LOG("sockmap: %s", strerror(errno));
+	ASSERT_EQ(0, prog_desc(cls, &t));
+	ASSERT_EQ(0, prog_desc(verdict, &v));
+	ASSERT_EQ(0, map_desc(map, &m));
+
+	TP_BEGIN("bpf_link_create");
+	tlink = sys_link_create(cls, lo, TP_BPF_TCX_INGRESS);
+	ASSERT_LE(0, tlink) TH_LOG("tcx link: %s", strerror(errno));
+	slink = sys_link_create(verdict, map, BPF_SK_SKB_STREAM_VERDICT);
+	ASSERT_LE(0, slink) TH_LOG("sockmap link: %s", strerror(errno));
+	ASSERT_EQ(0, sys_obj_info(tlink, &info, sizeof(info)));
+	tid = info.id;
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, sys_obj_info(slink, &info, sizeof(info)));
+	sid = info.id;
+	tp_own('l', tid);
+	tp_own('l', sid);
+	trace = tp_end();
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=TCX ufd=%d id=%u prog=%s prog_type=SCHED_CLS prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=ifindex target_id=%d",
+				tlink, tid, t.tag, t.id, t.name, lo));
+	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=SOCKMAP ufd=%d id=%u prog=%s prog_type=SK_SKB prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=map_id target_id=%u",
+				slink, sid, v.tag, v.id, v.name, m.id));
+	close(slink);
+	close(tlink);
+	close(map);
+	close(verdict);
+	close(cls);
 }
 
 /* BPF_PROG_ATTACH and BPF_PROG_DETACH: a flow dissector on this netns */

@@ -387,17 +387,17 @@ TEST(map_batch)
 	ASSERT_EQ(2, count);
 	trace = tp_end();
 	/* each failed call: one record, with what it did before the error */
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=EINVAL %s count=0 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=-22(EINVAL) %s count=0 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=0 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=-2(ENOENT) %s count=0 %s",
 				map_head(&m, fd), map_tail(&m)));
 	EXPECT_EVENT(trace, fmt("bpf_map_update_batch: %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=4 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=-2(ENOENT) %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
 	EXPECT_EVENT(trace, fmt("bpf_map_delete_batch: %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_AND_DELETE_BATCH err=ENOENT %s count=2 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_AND_DELETE_BATCH err=-2(ENOENT) %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
 	/* the two that worked, and no success event for a call that failed */
 	ASSERT_EQ(2 * gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
@@ -433,9 +433,9 @@ TEST(map_batch_partial)
 	ASSERT_EQ(ENOENT, errno);
 	ASSERT_EQ(1, count);
 	trace = tp_end();
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=E2BIG %s count=2 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_UPDATE_BATCH err=-7(E2BIG) %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_DELETE_BATCH err=ENOENT %s count=1 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_DELETE_BATCH err=-2(ENOENT) %s count=1 %s",
 				map_head(&m, fd), map_tail(&m)));
 	ASSERT_EQ(2 * gate_on, count_of(trace, " bpf_map_batch_fail: ")) TH_LOG("%s", trace);
 	ASSERT_EQ(0, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
@@ -476,7 +476,7 @@ TEST(map_batch_array)
 	trace = tp_end();
 	EXPECT_EVENT(trace, fmt("bpf_map_lookup_batch: %s count=2 %s",
 				map_head(&m, fd), map_tail(&m)));
-	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=ENOENT %s count=4 %s",
+	EXPECT_EVENT(trace, fmt("bpf_map_batch_fail: cmd=MAP_LOOKUP_BATCH err=-2(ENOENT) %s count=4 %s",
 				map_head(&m, fd), map_tail(&m)));
 	ASSERT_EQ(gate_on, count_of(trace, "_batch: ")) TH_LOG("%s", trace);
 	ASSERT_EQ(gate_on, count_of(trace, " bpf_map_batch_fail: ")) TH_LOG("%s", trace);

@@ -235,11 +235,11 @@ TEST(failed_after_the_id_leaves_no_free)
 		ASSERT_EQ(-1, fd[i]) TH_LOG("command %d", i);
 		ASSERT_EQ(EMFILE, err[i]) TH_LOG("command %d", i);
 	}
-	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=1 flags=0 name=%s err=EMFILE",
+	EXPECT_EVENT(trace, fmt("bpf_map_create_fail: map type=ARRAY key=4 val=8 max=1 flags=0 name=%s err=-24(EMFILE)",
 				EMFILE_MAP));
-	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=%s err=EMFILE",
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=%s err=-24(EMFILE)",
 				EMFILE_PROG));
-	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=BTF_LOAD err=EMFILE ufd=-1 obj=none id=0 name=");
+	EXPECT_EVENT(trace, "bpf_cmd_fail: cmd=BTF_LOAD err=-24(EMFILE) ufd=-1 obj=none id=0 name=");
 	ASSERT_EQ(3 * gate_on, fail_records_of(trace, getpid())) TH_LOG("%s", trace);
 	EXPECT_NO_EVENT(trace, "bpf_map_create");
 	EXPECT_NO_EVENT(trace, "bpf_map_free");

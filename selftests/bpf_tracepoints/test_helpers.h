@@ -49,6 +49,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -635,6 +636,25 @@ static inline int sys_xdp_link_create(int prog_fd, int ifindex, __u32 flags)
 	attr.link_create.attach_type = BPF_XDP;
 	attr.link_create.flags = flags;
 	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+static inline int sys_link_create(int prog_fd, int target, __u32 attach_type)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.target_fd = target;	/* target_ifindex too */
+	attr.link_create.attach_type = attach_type;
+	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+/* The tree a feature only 6.12 of the two has is missing from */
+static inline bool kernel_is_6_1(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strncmp(u.release, "6.1.", 4);
 }
 
 static inline int sys_obj_info(int fd, void *info, __u32 len)
