@@ -416,7 +416,7 @@ TEST_F_TIMEOUT(alternatives, bpf_lsm_beside_the_events, 120)
 	if (!alternative_present(_metadata, kallsyms_has("bpf_lsm_bpf_map_create"),
 				 NO_BPF_LSM))
 		return;
-	TP_BEGIN(MAP_EVENTS ",bpf_prog_load,bpf_prog_put_rcu");
+	TP_BEGIN(MAP_EVENTS ",bpf_prog_load,bpf_prog_put_rcu,bpf_link_create");
 	rc = run_output(fmt("%s %s --lsm 2>&1", beside_self(LSM_LOADER), beside_self(LSM_OBJ)),
 			out, sizeof(out));
 	ASSERT_EQ(0, rc) TH_LOG("%s", out);
@@ -483,6 +483,11 @@ TEST_F_TIMEOUT(alternatives, bpf_lsm_beside_the_events, 120)
 			      fmt(" id=%u name=tp_lsm_prog", prog_id))) TH_LOG("%s", trace);
 	EXPECT_EQ(1, lines_of(trace, fmt(" bpf_prog_put_rcu: prog=%s ", tag),
 			      fmt(" id=%u ", prog_id))) TH_LOG("%s", trace);
+	/* the 7 programs' links: each on its hook's function in vmlinux's BTF, id 1 */
+	EXPECT_EQ(7, lines_of(trace, " bpf_link_create: link type=TRACING ", " prog_type=LSM "))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(7, lines_of(trace, " bpf_link_create: link type=TRACING ",
+			      " attach_btf_obj_id=1 target=bpf_lsm_")) TH_LOG("%s", trace);
 	tp_end();
 }
 

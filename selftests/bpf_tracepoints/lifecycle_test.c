@@ -287,7 +287,8 @@ TEST(link_targets)
 	ASSERT_EQ(0, prog_desc(counted, &c));
 	pe.size = sizeof(pe);
 	pe.type = PERF_TYPE_SOFTWARE;
-	pe.config = PERF_COUNT_SW_TASK_CLOCK;	/* 1: not a default 0 */
+	/* 2: not a default 0; the clocks have PMUs of their own */
+	pe.config = PERF_COUNT_SW_PAGE_FAULTS;
 	pe.sample_period = 1000000;
 	pe.disabled = 1;
 	pfd = syscall(__NR_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -313,7 +314,7 @@ TEST(link_targets)
 				(unsigned long long)st.st_ino));
 	EXPECT_EVENT(trace, fmt("bpf_link_create: link type=PERF_EVENT ufd=%d id=%u prog=%s prog_type=PERF_EVENT prog_id=%u prog_name=%s expected_attach_type=none attach_btf_id=0 attach_btf_obj_id=0 target=software target_id=%d",
 				plink, pid, c.tag, c.id, c.name,
-				PERF_COUNT_SW_TASK_CLOCK));
+				PERF_COUNT_SW_PAGE_FAULTS));
 	close(plink);
 	close(nlink);
 	close(pfd);
