@@ -245,6 +245,153 @@ TEST(documented_fields_are_in_format)
 	ASSERT_LT(50, fields);
 }
 
+/*
+ * A raw_tp program on every event, each counting its runs in a hash map
+ * of its own key (a lookup, then an atomic add or an update: map work in
+ * whatever context the event fires in, RCU callbacks included), while
+ * commands_test makes every command work once and fail once. The kernel
+ * must say nothing (the debug guest panics on a lockdep report, a
+ * warning or a KASAN report), commands_test must pass beside them, and
+ * each event its commands (and a pin and get of a program and a link)
+ * fire must have run its program. With the gate off there is no
+ * tracepoint to attach to.
+ */
+static int load_counter(int map, __u32 key)
+{
+	struct bpf_insn insns[] = {
+		/* *(u32 *)(r10 - 4) = key; r0 = lookup(map, r10 - 4) */
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -4,
+		  .imm = key },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -4 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{ },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		/* if (r0) { lock *(u64 *)r0 += 1; return 0; } */
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 3 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_0,
+		  .src_reg = BPF_REG_1, .imm = BPF_ADD },
+		{ .code = BPF_JMP | BPF_JA, .off = 9 },
+		/* *(u64 *)(r10 - 16) = 1; update(map, r10 - 4, r10 - 16, BPF_ANY) */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -16,
+		  .imm = 1 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{ },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -4 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_3,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_3, .imm = -16 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = BPF_ANY },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_update_elem },
+		/* return 0 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return sys_prog_load_insns("tp_on_event", BPF_PROG_TYPE_RAW_TRACEPOINT, insns,
+				   ARRAY_SIZE(insns));
+}
+
+/* The events commands_test's calls never fire, and why */
+static bool fired_by_no_command(const char *event)
+{
+	/* ITER_CREATE's call that works needs BTF (commands_test.c) */
+	return !strcmp(event, "bpf_iter_create");
+}
+
+FIXTURE(programs) {
+};
+
+FIXTURE_SETUP(programs)
+{
+}
+
+FIXTURE_TEARDOWN(programs)
+{
+}
+
+TEST_F_TIMEOUT(programs, on_every_event_beside_every_command, 600)
+{
+	int map, prog[NR_BPF_EVENTS], link[NR_BPF_EVENTS];
+	static char out[65536], counts[4096];
+	size_t i, n, len = 0;
+	union bpf_attr attr;
+	FILE *f;
+	int rc;
+
+	map = sys_map_create(BPF_MAP_TYPE_HASH, 4, 8, NR_BPF_EVENTS, 0);
+	ASSERT_LE(0, map) TH_LOG("hash map: %s", strerror(errno));
+	for (i = 0; i < NR_BPF_EVENTS; i++) {
+		prog[i] = load_counter(map, i);
+		ASSERT_LE(0, prog[i]) TH_LOG("raw_tp program: %s", strerror(errno));
+		memset(&attr, 0, sizeof(attr));
+		attr.raw_tracepoint.name = (__u64)(unsigned long)bpf_events[i];
+		attr.raw_tracepoint.prog_fd = prog[i];
+		link[i] = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+		if (!gate_on) {
+			/* no tracepoint of that name: bpf_get_raw_tracepoint() */
+			EXPECT_EQ(-1, link[i]) TH_LOG("%s has a raw tracepoint", bpf_events[i]);
+			EXPECT_EQ(ENOENT, errno);
+			close(prog[i]);
+			continue;
+		}
+		ASSERT_LE(0, link[i]) TH_LOG("%s: %s", bpf_events[i], strerror(errno));
+	}
+	if (!gate_on) {
+		close(map);
+		return;
+	}
+
+	f = popen(fmt("%s 2>&1", beside_self("commands_test")), "r");
+	ASSERT_NE(NULL, f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	rc = pclose(f);
+	EXPECT_EQ(0, rc) TH_LOG("commands_test beside the programs:\n%s", out);
+	/* commands_test pins a map: a program and a link too, and back */
+	ASSERT_EQ(0, bpffs_ready()) TH_LOG("bpffs: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		const char *path = i ? BPFFS "/tp_on_event_link" : BPFFS "/tp_on_event_prog";
+		int fd;
+
+		unlink(path);
+		ASSERT_EQ(0, sys_obj_pin(i ? link[0] : prog[0], path))
+			TH_LOG("pin %s: %s", path, strerror(errno));
+		fd = sys_obj_get(path);
+		EXPECT_LE(0, fd) TH_LOG("get %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+	}
+
+	for (i = 0; i < NR_BPF_EVENTS; i++) {
+		close(link[i]);
+		close(prog[i]);
+	}
+	for (i = 0; i < NR_BPF_EVENTS; i++) {
+		__u32 key = i;
+		__u64 runs = 0;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = map;
+		attr.key = (__u64)(unsigned long)&key;
+		attr.value = (__u64)(unsigned long)&runs;
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+			runs = 0;
+		len += snprintf(counts + len, sizeof(counts) - len, " %s=%llu",
+				bpf_events[i], (unsigned long long)runs);
+		if (!fired_by_no_command(bpf_events[i]))
+			EXPECT_LT(0, runs) TH_LOG("%s: its program never ran", bpf_events[i]);
+	}
+	TH_LOG("runs:%s", counts);
+	close(map);
+}
+
 int main(int argc, char **argv)
 {
 	bpf_tracepoints_test_setup();
