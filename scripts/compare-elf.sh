@@ -127,7 +127,8 @@ name_offsets() {
 		}'
 }
 vma() {
-	readelf -SW "$1" | awk -v s="$2" "$HEX"'{ sub(/^ *\[ *[0-9]*\] /, "") } $1 == s { printf "%.0f\n", hex($3); exit }'
+	# (read to the end: an early exit would kill readelf with SIGPIPE)
+	readelf -SW "$1" | awk -v s="$2" "$HEX"'{ sub(/^ *\[ *[0-9]*\] /, "") } $1 == s && !done { printf "%.0f\n", hex($3); done = 1 }'
 }
 # relocs FILE SECTION: the relocations of SECTION, one per line
 relocs() {
@@ -158,8 +159,9 @@ while read -r sec; do
 			echo "$sec: 0x$sa bytes against 0x$sb (a size that differs, no bytes held)"
 			differ=1
 		fi
-	elif [ "$alloc" != A ] && [[ $sec =~ $not_bytes ]]; then
-		:	# (compared otherwise, or not as bytes)
+	elif [ "$alloc" != A ] && { [[ $sec =~ $not_bytes ]] || [ "$ta" = RELA ] || [ "$ta" = REL ]; }; then
+		:	# (compared otherwise, or not as bytes; a relocation
+			# section by its type too: .rela + a name with no dot)
 	else
 		if [ "$alloc" = A ]; then
 			objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"

@@ -157,9 +157,13 @@ expect "killed-by: a kill the rig cannot read is refused" fail 'cannot read' \
 printf 'int f(int x) { return x + 1; }\nint keep[4];\nint *g(void) { return keep; }\n' > "$tmp/a.c"
 { cat "$tmp/a.c"; printf 'static char planted[65536] __attribute__((used));\n'; } > "$tmp/bss.c"
 { cat "$tmp/a.c"; printf 'int planted_sym __attribute__((weak));\n'; } > "$tmp/sym.c"
-mkdir -p "$tmp/base" "$tmp/bss" "$tmp/sym"
+# a section named with no dot, as 6.12's runtime_ptr_USER_PTR_MAX: its
+# relocations are in .rela + its name, found by type (not by a ".rela.")
+{ cat "$tmp/a.c"; printf 'int *nodot __attribute__((section("runtime_ptr_X"), used)) = keep;\n'; } > "$tmp/nodot.c"
+{ cat "$tmp/a.c"; printf 'int *nodot __attribute__((section("runtime_ptr_X"), used)) = keep + 1;\n'; } > "$tmp/nodot2.c"
+mkdir -p "$tmp/base" "$tmp/bss" "$tmp/sym" "$tmp/nodot" "$tmp/nodot2"
 # each compiled as x.c: the file's name is a symbol too
-for d in base bss sym; do
+for d in base bss sym nodot nodot2; do
 	src=$tmp/a.c
 	[ "$d" = base ] || src=$tmp/$d.c
 	cp "$src" "$tmp/$d/x.c"
@@ -172,6 +176,10 @@ expect "compare-objs: a planted 64 KiB .bss differs" fail '^x.o: .bss: .* \(a si
 	"$here/compare-objs.sh" "$tmp/base" "$tmp/bss" "$tmp/config" x.o
 expect "compare-objs: a planted symbol in no section's bytes differs" fail '^x.o: symbols: .*planted_sym' \
 	"$here/compare-objs.sh" "$tmp/base" "$tmp/sym" "$tmp/config" x.o
+expect "compare-objs: a section named with no dot, against itself, is equal" 0 '^$' \
+	"$here/compare-objs.sh" "$tmp/nodot" "$tmp/nodot" "$tmp/config" x.o
+expect "compare-objs: a relocation that differs there differs" fail '^x.o: runtime_ptr_X relocations: ' \
+	"$here/compare-objs.sh" "$tmp/nodot" "$tmp/nodot2" "$tmp/config" x.o
 
 # --- build-warnings.sh -------------------------------------------------
 printf '%s\n' "/t/kernel/bpf/syscall.c:12:5: warning: unused variable 'x' [-Wunused-variable]" \

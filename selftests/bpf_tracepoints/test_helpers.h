@@ -649,6 +649,95 @@ static inline int sys_link_create(int prog_fd, int target, __u32 attach_type)
 	return sys_bpf(BPF_LINK_CREATE, &attr);
 }
 
+#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
+
+/*
+ * The BTF id of the function @name in vmlinux's BTF, 0 if the kernel has
+ * no BTF or no such function: a walk of the types, each kind's size as
+ * include/uapi/linux/btf.h lays it out.
+ */
+static inline __u32 vmlinux_btf_func_id(const char *name)
+{
+	const struct btf_header *h;
+	size_t len = 0, cap = 0;
+	const char *p, *end, *strs;
+	char *buf = NULL;
+	__u32 id = 1, found = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 22;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		n = read(fd, buf + len, cap - len);
+		len += n > 0 ? n : 0;
+	} while (n > 0);
+	close(fd);
+	if (!buf || len < sizeof(*h))
+		goto out;
+	h = (const struct btf_header *)buf;
+	if (h->magic != BTF_MAGIC || h->hdr_len + h->str_off + h->str_len > len ||
+	    h->hdr_len + h->type_off + h->type_len > len)
+		goto out;
+	p = buf + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	strs = buf + h->hdr_len + h->str_off;
+	for (; p + sizeof(struct btf_type) <= end; id++) {
+		const struct btf_type *t = (const struct btf_type *)p;
+		__u32 vlen = BTF_INFO_VLEN(t->info);
+		size_t size = sizeof(*t);
+
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_INT:
+			size += sizeof(__u32);
+			break;
+		case BTF_KIND_ARRAY:
+			size += sizeof(struct btf_array);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			size += vlen * sizeof(struct btf_member);
+			break;
+		case BTF_KIND_ENUM:
+			size += vlen * sizeof(struct btf_enum);
+			break;
+		case BTF_KIND_ENUM64:
+			size += vlen * sizeof(struct btf_enum64);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			size += vlen * sizeof(struct btf_param);
+			break;
+		case BTF_KIND_VAR:
+			size += sizeof(struct btf_var);
+			break;
+		case BTF_KIND_DATASEC:
+			size += vlen * sizeof(struct btf_var_secinfo);
+			break;
+		case BTF_KIND_DECL_TAG:
+			size += sizeof(struct btf_decl_tag);
+			break;
+		default:	/* PTR, FWD, TYPEDEF, the modifiers, FUNC, FLOAT */
+			break;
+		}
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->name_off < h->str_len &&
+		    !strcmp(strs + t->name_off, name)) {
+			found = id;
+			break;
+		}
+		p += size;
+	}
+out:
+	free(buf);
+	return found;
+}
+
 /* The tree a feature only 6.12 of the two has is missing from */
 static inline bool kernel_is_6_1(void)
 {
