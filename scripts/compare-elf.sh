@@ -159,9 +159,9 @@ while read -r sec; do
 			echo "$sec: 0x$sa bytes against 0x$sb (a size that differs, no bytes held)"
 			differ=1
 		fi
-	elif [ "$alloc" != A ] && { [[ $sec =~ $not_bytes ]] || [ "$ta" = RELA ] || [ "$ta" = REL ]; }; then
-		:	# (compared otherwise, or not as bytes; a relocation
-			# section by its type too: .rela + a name with no dot)
+	elif [ "$alloc" != A ] && { [[ $sec =~ $not_bytes ]] || [ "$ta" = RELA ]; }; then
+		:	# (compared otherwise, or not as bytes; a RELA section
+			# by its type too: .rela + a name with no dot)
 	else
 		if [ "$alloc" = A ]; then
 			objcopy -O binary --only-section="$sec" "$a" "$tmp/a.bin"
@@ -195,7 +195,7 @@ while read -r sec; do
 			diff "$tmp/a.rel" "$tmp/b.rel" > "$tmp/rel.diff" || true
 			n=$(grep -c '^[<>]' "$tmp/rel.diff" || true)
 			at=$(sed -n 's/^> \([0-9a-f]*\) .*/\1/p' "$tmp/rel.diff" |
-				awk "$HEX"'{ printf "%.0f\n", hex($1) }' | name_offsets "$b" "$sec" 0 | head -"$MAX_NAMES" | tr '\n' ' ')
+				awk "$HEX"'{ printf "%.0f\n", hex($1) }' | name_offsets "$b" "$sec" 0 | awk -v n="$MAX_NAMES" 'NR <= n' | tr '\n' ' ')
 			echo "$sec relocations: $n lines differ, at ${at:-(removed ones only)}"
 			differ=1
 		fi
