@@ -222,16 +222,6 @@ static int keep_fd(int fd, int *slot)
 	return 0;
 }
 
-static int sys_raw_tp_open(int prog, const char *name)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (__u64)(unsigned long)name;
-	attr.raw_tracepoint.prog_fd = prog;
-	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
-}
-
 static int raw_tp_open(struct objs *o, bool fail)
 {
 	return keep_fd(sys_raw_tp_open(o->raw_tp, fail ? "tp_cmd_no_such" : "sched_switch"),
@@ -315,14 +305,8 @@ static int delete_batch(struct objs *o, bool fail)
 
 static int link_create(struct objs *o, bool fail)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = o->flow1;
-	attr.link_create.target_fd = o->netns;
-	attr.link_create.attach_type = BPF_FLOW_DISSECTOR;
 	/* the second finds the netns full: one flow dissector link */
-	return keep_fd(sys_bpf(BPF_LINK_CREATE, &attr), &o->link);
+	return keep_fd(sys_link_create(o->flow1, o->netns, BPF_FLOW_DISSECTOR), &o->link);
 }
 
 static int link_update(struct objs *o, bool fail)

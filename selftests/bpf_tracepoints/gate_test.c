@@ -321,7 +321,6 @@ TEST_F_TIMEOUT(programs, on_every_event_beside_every_command, 600)
 	int map, prog[NR_BPF_EVENTS], link[NR_BPF_EVENTS];
 	static char out[65536], counts[4096];
 	size_t i, n, len = 0;
-	union bpf_attr attr;
 	FILE *f;
 	int rc;
 
@@ -330,10 +329,7 @@ TEST_F_TIMEOUT(programs, on_every_event_beside_every_command, 600)
 	for (i = 0; i < NR_BPF_EVENTS; i++) {
 		prog[i] = load_counter(map, i);
 		ASSERT_LE(0, prog[i]) TH_LOG("raw_tp program: %s", strerror(errno));
-		memset(&attr, 0, sizeof(attr));
-		attr.raw_tracepoint.name = (__u64)(unsigned long)bpf_events[i];
-		attr.raw_tracepoint.prog_fd = prog[i];
-		link[i] = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+		link[i] = sys_raw_tp_open(prog[i], bpf_events[i]);
 		if (!gate_on) {
 			/* no tracepoint of that name: bpf_get_raw_tracepoint() */
 			EXPECT_EQ(-1, link[i]) TH_LOG("%s has a raw tracepoint", bpf_events[i]);
@@ -377,11 +373,7 @@ TEST_F_TIMEOUT(programs, on_every_event_beside_every_command, 600)
 		__u32 key = i;
 		__u64 runs = 0;
 
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = map;
-		attr.key = (__u64)(unsigned long)&key;
-		attr.value = (__u64)(unsigned long)&runs;
-		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		if (sys_map_elem(BPF_MAP_LOOKUP_ELEM, map, &key, &runs, 0))
 			runs = 0;
 		len += snprintf(counts + len, sizeof(counts) - len, " %s=%llu",
 				bpf_events[i], (unsigned long long)runs);

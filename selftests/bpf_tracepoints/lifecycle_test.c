@@ -235,7 +235,6 @@ TEST(link_lifecycle)
 TEST(raw_tracepoint_link)
 {
 	struct bpf_link_info info = {};
-	union bpf_attr attr;
 	struct prog_desc p;
 	int prog, link;
 	char *trace;
@@ -244,10 +243,7 @@ TEST(raw_tracepoint_link)
 	ASSERT_LE(0, prog) TH_LOG("raw_tp prog: %s", strerror(errno));
 	ASSERT_EQ(0, prog_desc(prog, &p));
 	TP_BEGIN("bpf_link_create,bpf_link_free");
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (__u64)(unsigned long)"sched_switch";
-	attr.raw_tracepoint.prog_fd = prog;
-	link = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	link = sys_raw_tp_open(prog, "sched_switch");
 	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
 	ASSERT_EQ(0, sys_obj_info(link, &info, sizeof(info)));
 	tp_own('l', info.id);

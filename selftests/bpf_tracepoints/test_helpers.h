@@ -738,6 +738,16 @@ out:
 	return found;
 }
 
+static inline int sys_raw_tp_open(int prog_fd, const char *name)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (__u64)(unsigned long)name;
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
 /* The tree a feature only 6.12 of the two has is missing from */
 static inline bool kernel_is_6_1(void)
 {
