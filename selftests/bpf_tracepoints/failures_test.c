@@ -316,22 +316,38 @@ TEST(sys_bpf_helper_refusal_one_record)
  * holds key 100) and map A (an array of 4, where key 100 is out of
  * range) onto one fd in turn, while this one looks key 100 up through
  * that fd: a lookup that failed used A, and its record must name A.
+ * The thread swaps again only once two lookups ended after its last
+ * swap, so both maps are met even where the vCPUs take turns in one
+ * host thread (6.1's neighbour guest), and each swap still lands while
+ * a lookup is under way.
  */
 #define SWAP_LOOKUPS	3000
 
 struct swapper {
 	int fd, a, b;
-	int stop;	/* __atomic: set by the test, read by the thread */
+	int stop;		/* __atomic: set by the test, read by the thread */
+	unsigned int lookups;	/* __atomic: lookups ended */
 	unsigned long swaps;
 };
+
+static void swap_to(struct swapper *s, int to)
+{
+	unsigned int seen;
+
+	dup2(to, s->fd);
+	seen = __atomic_load_n(&s->lookups, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(&s->lookups, __ATOMIC_ACQUIRE) - seen < 2 &&
+	       !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+		sched_yield();
+}
 
 static void *swap_maps(void *arg)
 {
 	struct swapper *s = arg;
 
 	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
-		dup2(s->b, s->fd);
-		dup2(s->a, s->fd);
+		swap_to(s, s->b);
+		swap_to(s, s->a);
 		s->swaps++;
 	}
 	return NULL;
@@ -359,7 +375,10 @@ TEST(fail_record_names_what_the_command_used)
 	TP_BEGIN(FAIL_EVENTS);
 	ASSERT_EQ(0, pthread_create(&t, NULL, swap_maps, &s));
 	for (i = 0; i < SWAP_LOOKUPS; i++) {
-		if (!sys_map_elem(BPF_MAP_LOOKUP_ELEM, s.fd, &key, &got, 0)) {
+		int err = sys_map_elem(BPF_MAP_LOOKUP_ELEM, s.fd, &key, &got, 0);
+
+		__atomic_add_fetch(&s.lookups, 1, __ATOMIC_RELEASE);
+		if (!err) {
 			worked++;
 			continue;
 		}
