@@ -73,7 +73,7 @@ PROBE	:= $(abspath $(OUT)/kvm-probe-$(KVM_KEY))
 export KVM_PROBE_FILE ?= $(PROBE)
 
 .PHONY: all run test rig-check typed-initramfs bench-btf test-tree test-host test-boots neighbour neighbour-guest test-mutants manifest test-debug debug-guest compare-debug debug-kernel deps tree check-series check-gates check-docs walk kernels zero-cost selftests initramfs \
-	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
+	boot-on boot-off rerun kselftest-kernel kselftest-guest kcsan-kernel kcsan fuzz bench bench-verifier capture repro-int3 mutants regen-kconfig-patch regen-selftest-patch export-series clean
 
 all: run
 
@@ -420,6 +420,13 @@ bench: walk initramfs
 		RIG_MODE=bench BPF_TRACEPOINTS_EXPECT=off RIG_BENCH_LABEL=unpatched
 	@SMP=1 $(icount) $(call boot,on,bench,-bench)
 	@qemu/bench-report.sh $(LOGS) $(BUILD) $(TREE)
+
+# What keeping the verifier's words costs a load (bpf_cmd_refused
+# disabled and enabled), alone on the on kernel; make bench has it too.
+bench-verifier: kernels initramfs
+	@SMP=1 $(icount) $(call boot,on,bench,-bench-verifier) RIG_BENCH_ONLY=verifier
+	@tr -d '\r' < $(LOGS)/on-bench-verifier.out | awk '/^verifier / { print; n++ } \
+		/^verifier [^ ]* failed:/ { bad = 1 } END { exit bad || n != 4 }'
 
 # The same on the BTF kernel (the default tree's debug kernel), where
 # bpftrace's fentry and fexit on the functions nearest the events run

@@ -7,7 +7,8 @@
 # twice, the unpatched kernel against off); the kernel's own kmem events
 # beside ours, per event; the differences against their targets (met /
 # not met: findings, not failures); the recorded size of one event (8 B
-# and 64 KiB values); the on kernel's extra bytes; the rig's own times;
+# and 64 KiB values); what keeping the verifier's words costs a load;
+# the on kernel's extra bytes; the rig's own times;
 # and the disassembly that the disabled sites add.
 # Usage: bench-report.sh LOGDIR BUILDPREFIX TREE
 set -eu
@@ -26,6 +27,8 @@ cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$l
 	$1 == "ops" { ops[$2] = $3 }
 	$1 == "traced" { traced[$2] = $3 }
 	$1 == "bench" && $3 == "failed:" { print; bad = 1 }
+	$1 == "verifier" && $3 == "failed:" { print; bad = 1 }
+	$1 == "verifier" && $3 != "failed:" { vns[$3 " " $4] = $5 }
 	function met(ok) { return ok ? "met" : "NOT MET" }
 	# (b)-(a) = x against a target of <= 2 and its row'"'"'s floor fl: inside
 	# the floor it says nothing; below it, it is unexplained
@@ -133,6 +136,17 @@ cat "$logs/off-bench.out" "$logs/off-bench2.out" "$logs/unpatched-bench.out" "$l
 			# the 64 KiB value is cut to 16 bytes: 8 more than the 8 byte one
 			printf "  bpf_map_%s_elem: 8 B value %d bytes, 64 KiB value %d bytes: cut at 16 B: %s\n", o, \
 				rec[o " 8"], rec[o " 65536"], met(rec[o " 65536"] - rec[o " 8"] == 8)
+		}
+		print ""
+		print "Keeping the verifier'"'"'s words (on kernel, bpf_cmd_refused disabled and"
+		print "enabled), guest instructions per load of 4000 instructions, no log:"
+		for (k = 1; k <= 2; k++) {
+			o = k == 1 ? "passed" : "refused"
+			if (!((o " disabled") in vns) || !((o " enabled") in vns)) {
+				print "missing verifier figures for " o; bad = 1; continue
+			}
+			printf "  %-7s %10d disabled %10d enabled %+8d\n", o, vns[o " disabled"], \
+				vns[o " enabled"], vns[o " enabled"] - vns[o " disabled"]
 		}
 		exit bad
 	}' || rc=$?

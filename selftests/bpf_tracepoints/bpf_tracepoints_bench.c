@@ -6,7 +6,7 @@
  * instruction and the figures repeat exactly. A benchmark, not a test: it
  * prints figures and asserts nothing.
  *
- * Usage: bpf_tracepoints_bench LABEL
+ * Usage: bpf_tracepoints_bench LABEL [verifier]
  * Prints "bench LABEL CMD VALUE_SIZE NS_PER_SYSCALL" lines and, while events
  * are being recorded, "recsize LABEL CMD VALUE_SIZE BYTES_PER_EVENT" (one
  * command's record, alone in an emptied buffer) and "events LABEL CMD
@@ -89,10 +89,83 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 	return 0;
 }
 
+/*
+ * What keeping the verifier's words costs (bpf_cmd_refused enabled, the
+ * kernel's copy of the last line logged): guest ns per load of a program
+ * of VERIFIER_INSNS instructions that the verifier passes, and of one it
+ * refuses at its last instruction (R6 never written), with the event
+ * disabled and enabled. The loader passes no log. Prints "verifier
+ * LABEL passed|refused disabled|enabled NS_PER_LOAD".
+ */
+#define VERIFIER_INSNS	4000
+#define VERIFIER_LOADS	10
+
+static int load_large(int refused)
+{
+	static struct bpf_insn insns[VERIFIER_INSNS];
+	union bpf_attr attr = {};
+	int i;
+
+	for (i = 0; i < VERIFIER_INSNS - 2; i++)
+		insns[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+					      .dst_reg = BPF_REG_0, .imm = 1 };
+	/* r0 = 0 first, then r0 = r6 (refused: R6 !read_ok) or r0 += 1 */
+	insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K };
+	insns[i] = refused ?
+		(struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .src_reg = BPF_REG_6 } :
+		(struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = 1 };
+	insns[i + 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = VERIFIER_INSNS;
+	attr.license = (unsigned long)"GPL";
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+static int measure_verifier(const char *label, int refused, const char *event)
+{
+	const char *enable = TRACEFS "/events/bpf/bpf_cmd_refused/enable";
+	long long best = -1, t;
+	int i, r, fd;
+
+	if (write_file(enable, strcmp(event, "enabled") ? "0" : "1")) {
+		printf("verifier %s failed: no bpf_cmd_refused\n", label);
+		return 1;
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		t = now_ns();
+		for (i = 0; i < VERIFIER_LOADS; i++) {
+			fd = load_large(refused);
+			if ((fd < 0) != refused) {
+				printf("verifier %s failed: load %s\n", label,
+				       fd < 0 ? "refused" : "passed");
+				return 1;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+		t = now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	write_file(enable, "0");
+	printf("verifier %s %s %s %lld\n", label, refused ? "refused" : "passed",
+	       event, best / VERIFIER_LOADS);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *label = argc > 1 ? argv[1] : "run";
 	int err = 0;
+
+	if (argc > 2 && !strcmp(argv[2], "verifier")) {
+		err |= measure_verifier(label, 0, "disabled");
+		err |= measure_verifier(label, 0, "enabled");
+		err |= measure_verifier(label, 1, "disabled");
+		err |= measure_verifier(label, 1, "enabled");
+		return err;
+	}
 
 	err |= measure(label, BPF_MAP_LOOKUP_ELEM, 8, 2000);
 	err |= measure(label, BPF_MAP_UPDATE_ELEM, 8, 2000);

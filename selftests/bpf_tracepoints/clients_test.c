@@ -709,7 +709,7 @@ TEST_F_TIMEOUT(clients, libbpf_loader_fails, 300)
 		static const char * const lines[] = {
 			"bpf_cmd_refused: cmd=MAP_CREATE check=the map type's own checks of its attributes\n",
 			"bpf_map_create_fail: map type=ARRAY key=4 val=8 max=0 flags=0 name=tp_fail_map err=-22(EINVAL)\n",
-			"bpf_cmd_refused: cmd=PROG_LOAD check=the verifier (its log says why)\n",
+			"bpf_cmd_refused: cmd=PROG_LOAD check=the verifier at insn 0: R2 !read_ok\n",
 			"bpf_prog_load_fail: prog type=SOCKET_FILTER insns=2 expected_attach_type=none flags=0 name=tp_fail_prog err=-13(EACCES)\n",
 		};
 

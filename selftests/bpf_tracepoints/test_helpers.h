@@ -879,6 +879,12 @@ static inline int fail_records_of(const char *trace, pid_t pid)
 	       count_of_pid(trace, " bpf_cmd_fail: ", pid);
 }
 
+/* The failure records of the test's own task */
+static inline int fail_records(const char *trace)
+{
+	return fail_records_of(trace, getpid());
+}
+
 /*
  * First in a test program's main(): root, namespaces and tracefs
  * (bpf_tracepoints_host_setup()), the program's own tracefs instance, and

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Refusals explained: the bpf_cmd_refused record names why a command was
+ * refused as deep as the kernel knows it. A program the verifier refuses
+ * is named by the verifier's own last line, and the instruction it was
+ * at, whether the loader passed a log or not.
+ */
+#include "../kselftest_harness.h"
+#include "test_helpers.h"
+
+#define REFUSED	" bpf_cmd_refused: "
+/* the record's bound: "the verifier at insn N: " and 255 bytes */
+#define CHECK_MAX	(255 + 40)
+
+#define INSN(c, d, s, o, i)	\
+	{ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
+#define MOV_K(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define EXIT		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/* A program the verifier refuses, and its words (both trees say the same) */
+struct refusal {
+	const char *what;
+	struct bpf_insn insns[4];
+	__u32 cnt;
+	int err;
+	int insn;	/* the instruction it was at; -1 where it checks before */
+	const char *words;
+};
+
+static const struct refusal verifier_refusals[] = {
+	{ "no exit", { MOV_K(0, 0) }, 1,
+	  EINVAL, -1, "last insn is not an exit or jmp" },
+	{ "a register never written", { INSN(BPF_ALU64 | BPF_MOV | BPF_X, 0, 2, 0, 0), EXIT }, 2,
+	  EACCES, 0, "R2 !read_ok" },
+	{ "no return value", { EXIT }, 1,
+	  EACCES, 0, "R0 !read_ok" },
+	{ "a jump out of the program", { INSN(BPF_JMP | BPF_JA, 0, 0, 5, 0), EXIT }, 2,
+	  EINVAL, -1, "jump out of range from insn 0 to 6" },
+	{ "an unreachable instruction", { MOV_K(0, 0), EXIT, EXIT }, 3,
+	  EINVAL, -1, "unreachable insn 2" },
+	{ "a loop with no way out", { MOV_K(0, 0), INSN(BPF_JMP | BPF_JA, 0, 0, -1, 0) }, 2,
+	  EINVAL, 1, "infinite loop detected at insn 1" },
+	{ "a division by a constant 0",
+	  { MOV_K(0, 1), INSN(BPF_ALU64 | BPF_DIV | BPF_K, 0, 0, 0, 0), EXIT }, 3,
+	  EINVAL, 1, "div by zero" },
+	{ "a write to the frame pointer", { MOV_K(10, 0), MOV_K(0, 0), EXIT }, 3,
+	  EACCES, 0, "frame pointer is read only" },
+	{ "an unknown helper", { INSN(BPF_JMP | BPF_CALL, 0, 0, 0, 9999), EXIT }, 2,
+	  EINVAL, 0, "invalid func unknown#9999" },
+	{ "a context read out of range",
+	  { INSN(BPF_LDX | BPF_MEM | BPF_W, 0, 1, 10000, 0), EXIT }, 2,
+	  EACCES, 0, "invalid bpf_context access off=10000 size=4" },
+	{ "reserved fields set", { INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 1, 0), EXIT }, 2,
+	  EINVAL, 0, "BPF_MOV uses reserved fields" },
+	{ "an unknown opcode", { INSN(BPF_ALU64 | 0xf0 | BPF_K, 0, 0, 0, 0), EXIT }, 2,
+	  EINVAL, -1, "unknown opcode f7" },
+	{ "a stack write above the frame",
+	  { INSN(BPF_ST | BPF_MEM | BPF_DW, 10, 0, 8, 0), MOV_K(0, 0), EXIT }, 3,
+	  EACCES, 0, "invalid write to stack R10 off=8 size=8" },
+};
+
+static int load_logged(const struct bpf_insn *insns, __u32 cnt, __u32 level,
+		       char *log, __u32 size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (__u64)(unsigned long)"GPL";
+	attr.log_level = level;
+	attr.log_buf = (__u64)(unsigned long)log;
+	attr.log_size = size;
+	memcpy(attr.prog_name, PROG_NAME, sizeof(PROG_NAME));
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* The verifier's words as bpf_cmd_refused gives them */
+static const char *verifier_check(int insn, const char *words)
+{
+	if (insn < 0)
+		return fmt(REFUSED "cmd=PROG_LOAD check=the verifier: %s\n", words);
+	return fmt(REFUSED "cmd=PROG_LOAD check=the verifier at insn %d: %s\n",
+		   insn, words);
+}
+
+/*
+ * The log's last line before its "processed N insns" line, or NULL; past
+ * the two states 6.12's is_state_visited() prints after its report.
+ */
+static char *line_before_processed(const char *log)
+{
+	const char *end = strstr(log, "\nprocessed ");
+	const char *start;
+
+	while (end) {
+		for (start = end; start > log && start[-1] != '\n'; start--)
+			;
+		if (strncmp(start, "cur state:", 10) && strncmp(start, "old state:", 10))
+			return strndup(start, end - start);
+		end = start > log ? start - 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Every bpf_cmd_refused check within its bound */
+static int longest_check(const char *trace)
+{
+	const char *at = trace, *end;
+	int longest = 0;
+
+	while ((at = strstr(at, REFUSED))) {
+		at += strlen(REFUSED);
+		end = strchrnul(at, '\n');
+		if (end - at > longest)
+			longest = end - at;
+		at = end;
+	}
+	return longest;
+}
+
+/*
+ * Each refusal above, loaded with no log, with a log at level 1, and at
+ * level 2 (the verifier prints every state then): the one record names
+ * the verifier's words each time, and where the loader has a log they
+ * are its line before "processed".
+ */
+TEST(verifier_words_with_and_without_log)
+{
+	static char log[1 << 16];
+	const __u32 levels[] = { 0, 1, 2 };
+	unsigned int i, l;
+	char *trace, *last;
+
+	for (i = 0; i < ARRAY_SIZE(verifier_refusals); i++) {
+		const struct refusal *r = &verifier_refusals[i];
+
+		for (l = 0; l < ARRAY_SIZE(levels); l++) {
+			log[0] = '\0';
+			TP_BEGIN(FAIL_EVENTS);
+			ASSERT_EQ(-1, load_logged(r->insns, r->cnt, levels[l],
+						  levels[l] ? log : NULL,
+						  levels[l] ? sizeof(log) : 0))
+				TH_LOG("%s: loaded", r->what);
+			EXPECT_EQ(r->err, errno) TH_LOG("%s, log level %u: %s",
+							r->what, levels[l], strerror(errno));
+			trace = tp_end();
+			EXPECT_EQ(gate_on, count_of(trace, REFUSED)) TH_LOG("%s", trace);
+			EXPECT_EQ(gate_on, count_of(trace, verifier_check(r->insn, r->words)))
+				TH_LOG("%s, log level %u:\n%s", r->what, levels[l], trace);
+			EXPECT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
+			EXPECT_GE(CHECK_MAX, longest_check(trace)) TH_LOG("%s", trace);
+			if (!levels[l])
+				continue;
+			last = line_before_processed(log);
+			ASSERT_NE(NULL, last) TH_LOG("%s: no processed line in\n%s",
+						     r->what, log);
+			EXPECT_STREQ(r->words, last) TH_LOG("%s: log\n%s", r->what, log);
+			free(last);
+		}
+	}
+}
+
+/*
+ * Where the verifier did not say why: a log_buf with no log_level is
+ * refused before it runs, and a program it passed, whose log did not fit
+ * log_size, fails with ENOSPC.
+ */
+TEST(verifier_log_refused)
+{
+	const struct bpf_insn ok[] = {
+		MOV_K(0, 0), MOV_K(1, 1), MOV_K(2, 2), MOV_K(3, 3), MOV_K(4, 4),
+		MOV_K(5, 5), MOV_K(0, 0), EXIT,
+	};
+	char log[128];
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, load_logged(ok, ARRAY_SIZE(ok), 0, log, sizeof(log)));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, load_logged(ok, ARRAY_SIZE(ok), 1, log, sizeof(log)));
+	EXPECT_EQ(ENOSPC, errno);
+	trace = tp_end();
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier's log: level, buffer and size not valid together");
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier's log is longer than log_size");
+	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=8 expected_attach_type=none flags=0 name=%s err=-28(ENOSPC)",
+				PROG_NAME));
+	EXPECT_EQ(2 * gate_on, count_of(trace, REFUSED)) TH_LOG("%s", trace);
+	EXPECT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+/*
+ * A refused program whose log did not fit (6.12's fixed log, 6.1's only
+ * kind, which keep the head): ENOSPC, and the record has the words the
+ * log lost.
+ */
+TEST(verifier_words_past_a_full_log)
+{
+	const struct bpf_insn insns[] = {
+		MOV_K(1, 1), MOV_K(2, 2), MOV_K(3, 3), MOV_K(4, 4), MOV_K(5, 5),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 0, 6, 0, 0), EXIT,
+	};
+	/* BPF_LOG_FIXED, 8: 6.1 has no other kind, and no such bit */
+	__u32 level = kernel_is_6_1() ? 1 : 1 | 8;
+	char log[128];
+	char *trace;
+
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, load_logged(insns, ARRAY_SIZE(insns), level, log, sizeof(log)));
+	EXPECT_EQ(ENOSPC, errno);
+	trace = tp_end();
+	EXPECT_EQ(NULL, strstr(log, "R6 !read_ok")) TH_LOG("the log had room:\n%s", log);
+	EXPECT_EQ(gate_on, count_of(trace, verifier_check(5, "R6 !read_ok")))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+static int btf_load_logged(const void *btf, __u32 size, __u32 level,
+			   char *log, __u32 log_size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (__u64)(unsigned long)btf;
+	attr.btf_size = size;
+	attr.btf_log_level = level;
+	attr.btf_log_buf = (__u64)(unsigned long)log;
+	attr.btf_log_size = log_size;
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+/*
+ * BTF the BTF verifier refuses, with no log and with one: on 6.12 the
+ * record names its words, as for a program. 6.1's btf_parse() is not
+ * given the call's attributes: its refusals keep no words, and the
+ * failure record stands alone. A size over BTF_MAX_SIZE is refused
+ * before the BTF verifier begins.
+ */
+TEST(btf_verifier_words)
+{
+	static char log[1 << 16];
+	const struct btf_header bad_magic = {
+		.magic = 0x1234, .version = BTF_VERSION, .hdr_len = sizeof(bad_magic),
+	};
+	const __u32 junk = 0;
+	const bool words = gate_on && !kernel_is_6_1();
+	char *trace, *last;
+	int level;
+
+	for (level = 0; level <= 1; level++) {
+		log[0] = '\0';
+		TP_BEGIN(FAIL_EVENTS);
+		ASSERT_EQ(-1, btf_load_logged(&junk, sizeof(junk), level,
+					      level ? log : NULL, level ? sizeof(log) : 0));
+		EXPECT_EQ(EINVAL, errno);
+		ASSERT_EQ(-1, btf_load_logged(&bad_magic, sizeof(bad_magic), level,
+					      level ? log : NULL, level ? sizeof(log) : 0));
+		EXPECT_EQ(EINVAL, errno);
+		trace = tp_end();
+		EXPECT_EQ(words, count_of(trace, REFUSED "cmd=BTF_LOAD check=the BTF verifier: hdr_len not found\n"))
+			TH_LOG("log level %d:\n%s", level, trace);
+		EXPECT_EQ(words, count_of(trace, REFUSED "cmd=BTF_LOAD check=the BTF verifier: Invalid magic\n"))
+			TH_LOG("log level %d:\n%s", level, trace);
+		EXPECT_EQ(2 * words, count_of(trace, REFUSED)) TH_LOG("%s", trace);
+		EXPECT_EQ(2 * gate_on, fail_records(trace)) TH_LOG("%s", trace);
+		if (!level)
+			continue;
+		/* the loader's log ends with the same words */
+		last = strrchr(log, '\n');
+		EXPECT_NE(NULL, last) TH_LOG("%s", log);
+		if (last)
+			*last = '\0';
+		last = strrchr(log, '\n');
+		EXPECT_STREQ("Invalid magic", last ? last + 1 : log) TH_LOG("%s", log);
+	}
+
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, btf_load_logged(&junk, (16 << 20) + 1, 0, NULL, 0));
+	EXPECT_EQ(E2BIG, errno);
+	trace = tp_end();
+	EXPECT_EQ(words, count_of(trace, REFUSED "cmd=BTF_LOAD check=btf_size is over BTF_MAX_SIZE\n"))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
+}
+
+/* A raw tracepoint that does not exist, named from the kernel's copy */
+TEST(raw_tracepoint_named)
+{
+	char *trace;
+	int prog;
+
+	prog = sys_prog_load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 2);
+	ASSERT_LE(0, prog) TH_LOG("a raw_tp program: %s", strerror(errno));
+	TP_BEGIN(FAIL_EVENTS);
+	ASSERT_EQ(-1, sys_raw_tp_open(prog, "tp_refusals_no_such"));
+	EXPECT_EQ(ENOENT, errno);
+	trace = tp_end();
+	EXPECT_EQ(gate_on, count_of(trace, REFUSED "cmd=RAW_TRACEPOINT_OPEN check=no raw tracepoint tp_refusals_no_such\n"))
+		TH_LOG("%s", trace);
+	EXPECT_EQ(gate_on, count_of(trace, REFUSED)) TH_LOG("%s", trace);
+	EXPECT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
+	close(prog);
+}
+
+int main(int argc, char **argv)
+{
+	bpf_tracepoints_test_setup();
+	return test_harness_run(argc, argv);
+}
