@@ -126,7 +126,7 @@ static int measure_verifier(const char *label, int refused, const char *event)
 {
 	const char *enable = TRACEFS "/events/bpf/bpf_cmd_refused/enable";
 	long long best = -1, t;
-	int i, r, fd;
+	int i, r, fd, loaded;
 
 	if (write_file(enable, strcmp(event, "enabled") ? "0" : "1")) {
 		printf("verifier %s failed: no bpf_cmd_refused\n", label);
@@ -136,7 +136,8 @@ static int measure_verifier(const char *label, int refused, const char *event)
 		t = now_ns();
 		for (i = 0; i < VERIFIER_LOADS; i++) {
 			fd = load_large(refused);
-			if ((fd < 0) != refused) {
+			loaded = fd >= 0;
+			if (loaded == refused) {
 				printf("verifier %s failed: load %s\n", label,
 				       fd < 0 ? "refused" : "passed");
 				return 1;
