@@ -76,6 +76,10 @@ static int load_logged(const struct bpf_insn *insns, __u32 cnt, __u32 level,
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
+/* Two checks the tests below expect */
+#define FULL_LOG_WORDS	"R6 !read_ok; then its log filled log_size"
+#define CTX_WORDS	"invalid bpf_context access off=10000 size=4"
+
 /* A bpf_cmd_refused line */
 static const char *refused_line(const char *cmd, const char *check)
 {
@@ -188,7 +192,7 @@ TEST(verifier_log_refused)
 	EXPECT_EQ(ENOSPC, errno);
 	trace = tp_end();
 	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier's log: level, buffer and size not valid together");
-	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier's log is longer than log_size");
+	EXPECT_EVENT(trace, "bpf_cmd_refused: cmd=PROG_LOAD check=the verifier's log filled log_size");
 	EXPECT_EVENT(trace, fmt("bpf_prog_load_fail: prog type=SOCKET_FILTER insns=8 expected_attach_type=none flags=0 name=%s err=-28(ENOSPC)",
 				PROG_NAME));
 	EXPECT_EQ(2 * gate_on, count_of(trace, REFUSED)) TH_LOG("%s", trace);
@@ -198,7 +202,7 @@ TEST(verifier_log_refused)
 /*
  * A refused program whose log did not fit (6.12's fixed log, 6.1's only
  * kind, which keep the head): ENOSPC, and the record has the words the
- * log lost.
+ * log lost, and says the log filled.
  */
 TEST(verifier_words_past_a_full_log)
 {
@@ -216,7 +220,7 @@ TEST(verifier_words_past_a_full_log)
 	EXPECT_EQ(ENOSPC, errno);
 	trace = tp_end();
 	EXPECT_EQ(NULL, strstr(log, "R6 !read_ok")) TH_LOG("the log had room:\n%s", log);
-	EXPECT_EQ(gate_on, count_of(trace, verifier_check(5, "R6 !read_ok")))
+	EXPECT_EQ(gate_on, count_of(trace, verifier_check(5, FULL_LOG_WORDS)))
 		TH_LOG("%s", trace);
 	EXPECT_EQ(gate_on, fail_records(trace)) TH_LOG("%s", trace);
 }
@@ -239,6 +243,145 @@ static int btf_load_logged(const void *btf, __u32 size, __u32 level,
 	attr.btf_log_buf = (__u64)(unsigned long)log;
 	attr.btf_log_size = log_size;
 	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+/*
+ * What the loader sees does not change when the event keeps the words:
+ * its errno, its attributes as the kernel wrote them back (6.12's
+ * log_true_size) and every byte of its log buffer, for each refusal and
+ * a program that passes, at log levels 1 and 2 with a large buffer and
+ * with one that fills (6.12 rotates it, or keeps its head with
+ * BPF_LOG_FIXED; 6.1 keeps its head).
+ */
+static void load_as_seen(const struct bpf_insn *insns, __u32 cnt, __u32 level,
+			 __u32 size, int *err, union bpf_attr *attr, char *log)
+{
+	int fd;
+
+	memset(log, 0x5a, size);
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr->insns = (__u64)(unsigned long)insns;
+	attr->insn_cnt = cnt;
+	attr->license = (__u64)(unsigned long)"GPL";
+	attr->log_level = level;
+	attr->log_buf = (__u64)(unsigned long)log;
+	attr->log_size = size;
+	fd = sys_bpf(BPF_PROG_LOAD, attr);
+	*err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+TEST(verifier_log_as_without_the_event)
+{
+	const struct bpf_insn ok[] = { MOV_K(0, 0), EXIT };
+	const __u32 levels[] = { 1, 2, 1 | 8 };
+	const __u32 sizes[] = { 1 << 16, 200 };
+	static char log_off[1 << 16], log_on[1 << 16];
+	union bpf_attr attr_off, attr_on;
+	unsigned int i, l, z, checked = 0;
+	int err_off, err_on;
+
+	for (i = 0; i <= ARRAY_SIZE(verifier_refusals); i++) {
+		const struct bpf_insn *insns = i < ARRAY_SIZE(verifier_refusals) ?
+					       verifier_refusals[i].insns : ok;
+		__u32 cnt = i < ARRAY_SIZE(verifier_refusals) ?
+			    verifier_refusals[i].cnt : ARRAY_SIZE(ok);
+
+		for (l = 0; l < ARRAY_SIZE(levels); l++) {
+			/* 6.1 has no BPF_LOG_FIXED */
+			if ((levels[l] & 8) && kernel_is_6_1())
+				continue;
+			for (z = 0; z < ARRAY_SIZE(sizes); z++) {
+				load_as_seen(insns, cnt, levels[l], sizes[z], &err_off,
+					     &attr_off, log_off);
+				TP_BEGIN(FAIL_EVENTS);
+				load_as_seen(insns, cnt, levels[l], sizes[z], &err_on,
+					     &attr_on, log_on);
+				tp_end();
+				EXPECT_EQ(err_off, err_on) TH_LOG("row %u level %u size %u", i,
+								  levels[l], sizes[z]);
+				/* the buffers' addresses differ, nothing else may */
+				attr_on.log_buf = attr_off.log_buf;
+				EXPECT_EQ(0, memcmp(&attr_off, &attr_on, sizeof(attr_on)))
+					TH_LOG("row %u level %u size %u: attributes", i,
+					       levels[l], sizes[z]);
+				EXPECT_EQ(0, memcmp(log_off, log_on, sizes[z]))
+					TH_LOG("row %u level %u size %u:\n%.*s\n---\n%.*s", i,
+					       levels[l], sizes[z], (int)sizes[z], log_off,
+					       (int)sizes[z], log_on);
+				checked++;
+			}
+		}
+	}
+	/* the rows, the passing program, 2 or 3 levels, 2 sizes */
+	EXPECT_EQ((ARRAY_SIZE(verifier_refusals) + 1) * (kernel_is_6_1() ? 4 : 6), checked);
+}
+
+/*
+ * Line info says where, not why: a program whose line_info names the
+ * source line of its bad context read. With no log the verifier logs
+ * that line after its words (check_mem_access()); with a log at level 1
+ * it logged it before the instruction already, and not again. The
+ * record keeps the words either way.
+ */
+TEST(verifier_words_before_line_info)
+{
+	const struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(hdr),
+		.type_off = 0, .type_len = 16, .str_off = 16,
+		.str_len = sizeof("\0int\0prog.c\0r0 = ctx[10000]"),
+	};
+	const __u32 type[4] = { 1, BTF_KIND_INT << 24, 4, 32 };
+	static char btf[sizeof(hdr) + sizeof(type) + sizeof("\0int\0prog.c\0r0 = ctx[10000]")];
+	const struct bpf_insn insns[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_W, 0, 1, 10000, 0), EXIT,
+	};
+	/* insn 0: file "prog.c" (5), line "r0 = ctx[10000]" (12), line 3 col 1 */
+	const struct bpf_line_info linfo = {
+		.insn_off = 0, .file_name_off = 5, .line_off = 12, .line_col = 3 << 10 | 1,
+	};
+	static char log[1 << 16];
+	union bpf_attr attr;
+	int btf_fd, level;
+	char *trace, *words;
+
+	memcpy(btf, &hdr, sizeof(hdr));
+	memcpy(btf + sizeof(hdr), type, sizeof(type));
+	memcpy(btf + sizeof(hdr) + sizeof(type), "\0int\0prog.c\0r0 = ctx[10000]",
+	       sizeof("\0int\0prog.c\0r0 = ctx[10000]"));
+	btf_fd = btf_load_logged(btf, sizeof(btf), 0, NULL, 0);
+	ASSERT_LE(0, btf_fd) TH_LOG("BTF_LOAD: %s", strerror(errno));
+	for (level = 0; level <= 1; level++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		attr.insns = (__u64)(unsigned long)insns;
+		attr.insn_cnt = ARRAY_SIZE(insns);
+		attr.license = (__u64)(unsigned long)"GPL";
+		attr.prog_btf_fd = btf_fd;
+		attr.line_info = (__u64)(unsigned long)&linfo;
+		attr.line_info_rec_size = sizeof(linfo);
+		attr.line_info_cnt = 1;
+		attr.log_level = level;
+		attr.log_buf = level ? (__u64)(unsigned long)log : 0;
+		attr.log_size = level ? sizeof(log) : 0;
+		log[0] = '\0';
+		TP_BEGIN(FAIL_EVENTS);
+		ASSERT_EQ(-1, sys_bpf(BPF_PROG_LOAD, &attr));
+		EXPECT_EQ(EACCES, errno) TH_LOG("%s\n%s", strerror(errno), log);
+		trace = tp_end();
+		EXPECT_EQ(gate_on, count_of(trace, verifier_check(0, CTX_WORDS)))
+			TH_LOG("log level %d:\n%s", level, trace);
+		if (!level)
+			continue;
+		/* the loader's log: the line info, then the words */
+		words = strstr(log, "\ninvalid bpf_context access off=10000 size=4\n");
+		ASSERT_NE(NULL, words) TH_LOG("%s", log);
+		EXPECT_NE(NULL, memmem(log, words - log, "; r0 = ctx[10000]", 17))
+			TH_LOG("%s", log);
+	}
+	close(btf_fd);
 }
 
 /*
