@@ -273,47 +273,70 @@ static void load_as_seen(const struct bpf_insn *insns, __u32 cnt, __u32 level,
 		close(fd);
 }
 
+/* One load's outcome as its loader saw it, with the event off */
+struct as_seen {
+	int err;
+	union bpf_attr attr;
+	char *log;
+};
+
+#define AS_SEEN_MAX	((ARRAY_SIZE(verifier_refusals) + 1) * 6)
+
 TEST(verifier_log_as_without_the_event)
 {
 	const struct bpf_insn ok[] = { MOV_K(0, 0), EXIT };
 	const __u32 levels[] = { 1, 2, 1 | 8 };
 	const __u32 sizes[] = { 1 << 16, 200 };
-	static char log_off[1 << 16], log_on[1 << 16];
-	union bpf_attr attr_off, attr_on;
-	unsigned int i, l, z, checked = 0;
-	int err_off, err_on;
+	static struct as_seen off[AS_SEEN_MAX];
+	static char log_on[1 << 16];
+	unsigned int i, l, z, n, pass, checked = 0;
+	union bpf_attr attr_on;
+	int err_on;
 
-	for (i = 0; i <= ARRAY_SIZE(verifier_refusals); i++) {
-		const struct bpf_insn *insns = i < ARRAY_SIZE(verifier_refusals) ?
-					       verifier_refusals[i].insns : ok;
-		__u32 cnt = i < ARRAY_SIZE(verifier_refusals) ?
-			    verifier_refusals[i].cnt : ARRAY_SIZE(ok);
+	/* every load with the event off, then all again with it on */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			TP_BEGIN(FAIL_EVENTS);
+		n = 0;
+		for (i = 0; i <= ARRAY_SIZE(verifier_refusals); i++) {
+			const struct bpf_insn *insns = i < ARRAY_SIZE(verifier_refusals) ?
+						       verifier_refusals[i].insns : ok;
+			__u32 cnt = i < ARRAY_SIZE(verifier_refusals) ?
+				    verifier_refusals[i].cnt : ARRAY_SIZE(ok);
 
-		for (l = 0; l < ARRAY_SIZE(levels); l++) {
-			/* 6.1 has no BPF_LOG_FIXED */
-			if ((levels[l] & 8) && kernel_is_6_1())
-				continue;
-			for (z = 0; z < ARRAY_SIZE(sizes); z++) {
-				load_as_seen(insns, cnt, levels[l], sizes[z], &err_off,
-					     &attr_off, log_off);
-				TP_BEGIN(FAIL_EVENTS);
-				load_as_seen(insns, cnt, levels[l], sizes[z], &err_on,
-					     &attr_on, log_on);
-				tp_end();
-				EXPECT_EQ(err_off, err_on) TH_LOG("row %u level %u size %u", i,
-								  levels[l], sizes[z]);
-				/* the buffers' addresses differ, nothing else may */
-				attr_on.log_buf = attr_off.log_buf;
-				EXPECT_EQ(0, memcmp(&attr_off, &attr_on, sizeof(attr_on)))
-					TH_LOG("row %u level %u size %u: attributes", i,
-					       levels[l], sizes[z]);
-				EXPECT_EQ(0, memcmp(log_off, log_on, sizes[z]))
-					TH_LOG("row %u level %u size %u:\n%.*s\n---\n%.*s", i,
-					       levels[l], sizes[z], (int)sizes[z], log_off,
-					       (int)sizes[z], log_on);
-				checked++;
+			for (l = 0; l < ARRAY_SIZE(levels); l++) {
+				/* 6.1 has no BPF_LOG_FIXED */
+				if ((levels[l] & 8) && kernel_is_6_1())
+					continue;
+				for (z = 0; z < ARRAY_SIZE(sizes); z++, n++) {
+					if (!pass) {
+						off[n].log = malloc(sizes[z]);
+						ASSERT_NE(NULL, off[n].log);
+						load_as_seen(insns, cnt, levels[l], sizes[z],
+							     &off[n].err, &off[n].attr, off[n].log);
+						continue;
+					}
+					load_as_seen(insns, cnt, levels[l], sizes[z], &err_on,
+						     &attr_on, log_on);
+					EXPECT_EQ(off[n].err, err_on)
+						TH_LOG("row %u level %u size %u", i, levels[l],
+						       sizes[z]);
+					/* the buffers' addresses differ, nothing else may */
+					attr_on.log_buf = off[n].attr.log_buf;
+					EXPECT_EQ(0, memcmp(&off[n].attr, &attr_on, sizeof(attr_on)))
+						TH_LOG("row %u level %u size %u: attributes", i,
+						       levels[l], sizes[z]);
+					EXPECT_EQ(0, memcmp(off[n].log, log_on, sizes[z]))
+						TH_LOG("row %u level %u size %u:\n%.*s\n---\n%.*s",
+						       i, levels[l], sizes[z], (int)sizes[z],
+						       off[n].log, (int)sizes[z], log_on);
+					free(off[n].log);
+					checked++;
+				}
 			}
 		}
+		if (pass)
+			tp_end();
 	}
 	/* the rows, the passing program, 2 or 3 levels, 2 sizes */
 	EXPECT_EQ((ARRAY_SIZE(verifier_refusals) + 1) * (kernel_is_6_1() ? 4 : 6), checked);
