@@ -323,7 +323,8 @@ TEST(verifier_log_as_without_the_event)
 						       sizes[z]);
 					/* the buffers' addresses differ, nothing else may */
 					attr_on.log_buf = off[n].attr.log_buf;
-					EXPECT_EQ(0, memcmp(&off[n].attr, &attr_on, sizeof(attr_on)))
+					EXPECT_EQ(0, memcmp(&off[n].attr, &attr_on,
+							    sizeof(attr_on)))
 						TH_LOG("row %u level %u size %u: attributes", i,
 						       levels[l], sizes[z]);
 					EXPECT_EQ(0, memcmp(off[n].log, log_on, sizes[z]))
