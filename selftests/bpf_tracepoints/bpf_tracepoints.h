@@ -444,17 +444,24 @@ static inline int sys_map_freeze(int fd)
 	return sys_bpf(BPF_MAP_FREEZE, &attr);
 }
 
+/* A load's attributes: @insns, GPL, named @name (cut at 15 bytes) */
+static inline void prog_load_attr(union bpf_attr *attr, const char *name, __u32 type,
+				  const struct bpf_insn *insns, __u32 cnt)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = type;
+	attr->insns = (__u64)(unsigned long)insns;
+	attr->insn_cnt = cnt;
+	attr->license = (__u64)(unsigned long)"GPL";
+	memcpy(attr->prog_name, name, strnlen(name, sizeof(attr->prog_name) - 1));
+}
+
 static inline int sys_prog_load_insns(const char *name, __u32 type,
 				      const struct bpf_insn *insns, __u32 cnt)
 {
 	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	memcpy(attr.prog_name, name, strnlen(name, sizeof(attr.prog_name) - 1));
+	prog_load_attr(&attr, name, type, insns, cnt);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 

@@ -59,20 +59,22 @@ static const struct refusal verifier_refusals[] = {
 	  EACCES, 0, "invalid write to stack R10 off=8 size=8" },
 };
 
+/* A socket filter's load with a log of @level into @log */
+static void load_attr_logged(union bpf_attr *attr, const struct bpf_insn *insns,
+			     __u32 cnt, __u32 level, char *log, __u32 size)
+{
+	prog_load_attr(attr, PROG_NAME, BPF_PROG_TYPE_SOCKET_FILTER, insns, cnt);
+	attr->log_level = level;
+	attr->log_buf = (__u64)(unsigned long)log;
+	attr->log_size = size;
+}
+
 static int load_logged(const struct bpf_insn *insns, __u32 cnt, __u32 level,
 		       char *log, __u32 size)
 {
 	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	attr.log_level = level;
-	attr.log_buf = (__u64)(unsigned long)log;
-	attr.log_size = size;
-	memcpy(attr.prog_name, PROG_NAME, sizeof(PROG_NAME));
+	load_attr_logged(&attr, insns, cnt, level, log, size);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
@@ -259,14 +261,7 @@ static void load_as_seen(const struct bpf_insn *insns, __u32 cnt, __u32 level,
 	int fd;
 
 	memset(log, 0x5a, size);
-	memset(attr, 0, sizeof(*attr));
-	attr->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr->insns = (__u64)(unsigned long)insns;
-	attr->insn_cnt = cnt;
-	attr->license = (__u64)(unsigned long)"GPL";
-	attr->log_level = level;
-	attr->log_buf = (__u64)(unsigned long)log;
-	attr->log_size = size;
+	load_attr_logged(attr, insns, cnt, level, log, size);
 	fd = sys_bpf(BPF_PROG_LOAD, attr);
 	*err = fd < 0 ? errno : 0;
 	if (fd >= 0)
@@ -378,18 +373,12 @@ TEST(verifier_words_before_line_info)
 	btf_fd = btf_load_logged(btf, sizeof(btf), 0, NULL, 0);
 	ASSERT_LE(0, btf_fd) TH_LOG("BTF_LOAD: %s", strerror(errno));
 	for (level = 0; level <= 1; level++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-		attr.insns = (__u64)(unsigned long)insns;
-		attr.insn_cnt = ARRAY_SIZE(insns);
-		attr.license = (__u64)(unsigned long)"GPL";
+		load_attr_logged(&attr, insns, ARRAY_SIZE(insns), level,
+				 level ? log : NULL, level ? sizeof(log) : 0);
 		attr.prog_btf_fd = btf_fd;
 		attr.line_info = (__u64)(unsigned long)&linfo;
 		attr.line_info_rec_size = sizeof(linfo);
 		attr.line_info_cnt = 1;
-		attr.log_level = level;
-		attr.log_buf = level ? (__u64)(unsigned long)log : 0;
-		attr.log_size = level ? sizeof(log) : 0;
 		log[0] = '\0';
 		TP_BEGIN(FAIL_EVENTS);
 		ASSERT_EQ(-1, sys_bpf(BPF_PROG_LOAD, &attr));
