@@ -100,10 +100,10 @@ static int measure(const char *label, int cmd, unsigned int vsize, int iters)
 #define VERIFIER_INSNS	4000
 #define VERIFIER_LOADS	10
 
-static int load_large(int refused)
+/* The program, and its load's attributes, made once before the loops */
+static void large_prog_attr(union bpf_attr *attr, int refused)
 {
 	static struct bpf_insn insns[VERIFIER_INSNS];
-	union bpf_attr attr = {};
 	int i;
 
 	for (i = 0; i < VERIFIER_INSNS - 2; i++)
@@ -115,11 +115,11 @@ static int load_large(int refused)
 		(struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .src_reg = BPF_REG_6 } :
 		(struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = 1 };
 	insns[i + 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = VERIFIER_INSNS;
-	attr.license = (unsigned long)"GPL";
-	return sys_bpf(BPF_PROG_LOAD, &attr);
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr->insns = (unsigned long)insns;
+	attr->insn_cnt = VERIFIER_INSNS;
+	attr->license = (unsigned long)"GPL";
 }
 
 static int measure_verifier(const char *label, int refused, const char *event)
@@ -127,15 +127,17 @@ static int measure_verifier(const char *label, int refused, const char *event)
 	const char *enable = TRACEFS "/events/bpf/bpf_cmd_refused/enable";
 	long long best = -1, t;
 	int i, r, fd, loaded;
+	union bpf_attr attr;
 
 	if (write_file(enable, strcmp(event, "enabled") ? "0" : "1")) {
 		printf("verifier %s failed: no bpf_cmd_refused\n", label);
 		return 1;
 	}
+	large_prog_attr(&attr, refused);
 	for (r = 0; r < ROUNDS; r++) {
 		t = now_ns();
 		for (i = 0; i < VERIFIER_LOADS; i++) {
-			fd = load_large(refused);
+			fd = sys_bpf(BPF_PROG_LOAD, &attr);
 			loaded = fd >= 0;
 			if (loaded == refused) {
 				printf("verifier %s failed: load %s\n", label,
